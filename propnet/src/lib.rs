@@ -1,0 +1,1 @@
+//! Grounding and propositional networks for GDL (under construction).

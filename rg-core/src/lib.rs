@@ -1,0 +1,6 @@
+//! `rg_core` — the Regular Games (RG) hub: AST, parser, canonical printer,
+//! checker, builder for translators, the compiled engine and the generic
+//! tools over [`model::ForwardModel`].
+
+pub mod diag;
+pub mod model;

@@ -1,0 +1,3 @@
+fn main() {
+    println!("rgw: under construction");
+}

@@ -1,0 +1,1 @@
+//! GDL (KIF) front end (under construction).

@@ -1,0 +1,1 @@
+//! High-level Regular Games front end (under construction).

@@ -1,0 +1,1 @@
+//! Regular Boardgames front end (under construction).
