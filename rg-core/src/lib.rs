@@ -2,5 +2,8 @@
 //! checker, builder for translators, the compiled engine and the generic
 //! tools over [`model::ForwardModel`].
 
+pub mod ast;
 pub mod diag;
 pub mod model;
+pub mod parse;
+pub mod print;
