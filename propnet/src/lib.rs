@@ -1,1 +1,4 @@
-//! Grounding and propositional networks for GDL (under construction).
+//! Grounding and propositional networks for GDL.
+
+pub mod datalog;
+pub mod naming;
