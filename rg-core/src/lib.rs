@@ -3,7 +3,10 @@
 //! tools over [`model::ForwardModel`].
 
 pub mod ast;
+pub mod builtins;
+pub mod check;
 pub mod diag;
 pub mod model;
 pub mod parse;
 pub mod print;
+pub mod types;
