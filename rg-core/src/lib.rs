@@ -3,6 +3,7 @@
 //! tools over [`model::ForwardModel`].
 
 pub mod ast;
+pub mod build;
 pub mod builtins;
 pub mod check;
 pub mod diag;
