@@ -17,7 +17,10 @@ pub enum TermKind {
     Constant(String),
     /// A variable, spelled with its leading `?`.
     Variable(String),
-    Function { name: String, args: Vec<Term> },
+    Function {
+        name: String,
+        args: Vec<Term>,
+    },
 }
 
 impl Term {

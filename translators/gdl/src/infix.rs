@@ -76,7 +76,10 @@ fn tokenize(source: &str) -> Result<Vec<(Token, Span)>, Diagnostic> {
             while i < bytes.len() && is_word_byte(bytes[i]) {
                 i += 1;
             }
-            tokens.push((Token::Word(source[start..i].to_string()), Span::new(start, i)));
+            tokens.push((
+                Token::Word(source[start..i].to_string()),
+                Span::new(start, i),
+            ));
         } else {
             let len = source[i..].chars().next().map_or(1, char::len_utf8);
             return Err(Diagnostic::error(
@@ -119,7 +122,10 @@ impl InfixParser {
             self.position += 1;
             Ok(())
         } else {
-            Err(Diagnostic::error(format!("syntax error: expected {what}"), self.span()))
+            Err(Diagnostic::error(
+                format!("syntax error: expected {what}"),
+                self.span(),
+            ))
         }
     }
 
@@ -130,7 +136,10 @@ impl InfixParser {
                 self.position += 1;
                 Ok(result)
             }
-            _ => Err(Diagnostic::error("syntax error: expected a name", self.span())),
+            _ => Err(Diagnostic::error(
+                "syntax error: expected a name",
+                self.span(),
+            )),
         }
     }
 
@@ -263,7 +272,9 @@ mod tests {
         assert_eq!(rules.len(), 3);
         assert_eq!(rules[1].body.len(), 2);
         assert!(matches!(rules[1].body[1], Literal::Not(..)));
-        let TermKind::Function { args, .. } = &rules[1].head.args[0].kind else { panic!() };
+        let TermKind::Function { args, .. } = &rules[1].head.args[0].kind else {
+            panic!()
+        };
         assert_eq!(args[0].kind, TermKind::Variable("?D".into()));
     }
 

@@ -6,3 +6,10 @@ pub mod infix;
 pub mod parse;
 
 pub use parse::{parse, Parsed};
+pub mod deps;
+pub mod display;
+pub mod normalize;
+pub mod strata;
+pub mod validate;
+
+pub use validate::{load, validate, Game};

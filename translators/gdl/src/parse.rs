@@ -158,8 +158,10 @@ impl<'s> KifReader<'s> {
         let span = self.span_of(r);
         match r.value() {
             Value::Null => {
-                self.errors
-                    .push(Diagnostic::error("empty list", span).with_label("`()` is not a GDL expression"));
+                self.errors.push(
+                    Diagnostic::error("empty list", span)
+                        .with_label("`()` is not a GDL expression"),
+                );
                 None
             }
             Value::Cons(_) if !r.value().is_list() => {
@@ -246,8 +248,11 @@ impl<'s> KifReader<'s> {
                 let (word, word_span) = self.word(r)?;
                 if word.starts_with('?') || matches!(r.value(), Value::Number(_)) {
                     self.errors.push(
-                        Diagnostic::error(format!("expected {expected}, found `{word}`"), word_span)
-                            .with_label("not a relation name"),
+                        Diagnostic::error(
+                            format!("expected {expected}, found `{word}`"),
+                            word_span,
+                        )
+                        .with_label("not a relation name"),
                     );
                     return None;
                 }
@@ -344,8 +349,11 @@ impl<'s> KifReader<'s> {
                 let (word, word_span) = self.word(r)?;
                 if word.starts_with('?') {
                     self.errors.push(
-                        Diagnostic::error(format!("a variable cannot be a literal: `{word}`"), word_span)
-                            .with_label("expected an atom"),
+                        Diagnostic::error(
+                            format!("a variable cannot be a literal: `{word}`"),
+                            word_span,
+                        )
+                        .with_label("expected an atom"),
                     );
                     return None;
                 }
@@ -380,7 +388,9 @@ impl<'s> KifReader<'s> {
                         self.errors.push(
                             Diagnostic::error("negated disjunction is not supported", span)
                                 .with_label("`not` applied to `or`")
-                                .with_note("rewrite it with De Morgan: (not (or a b)) = (not a) (not b)"),
+                                .with_note(
+                                    "rewrite it with De Morgan: (not (or a b)) = (not a) (not b)",
+                                ),
                         );
                         None
                     }
@@ -398,7 +408,8 @@ impl<'s> KifReader<'s> {
             }
             "distinct" => {
                 if arg_count != 2 {
-                    self.errors.push(wrong_arity("distinct", 2, arg_count, span));
+                    self.errors
+                        .push(wrong_arity("distinct", 2, arg_count, span));
                     return None;
                 }
                 let s = self.term(&items[1])?;
@@ -416,7 +427,8 @@ impl<'s> KifReader<'s> {
                     );
                     return None;
                 }
-                let items: Vec<Literal> = items[1..].iter().filter_map(|l| self.literal(l)).collect();
+                let items: Vec<Literal> =
+                    items[1..].iter().filter_map(|l| self.literal(l)).collect();
                 if items.len() != arg_count {
                     return None;
                 }
@@ -476,19 +488,28 @@ mod tests {
         let rule = &d.rules[1];
         assert_eq!(&text[rule.span.start..rule.span.end], "(<= (p ?x) (q ?x))");
         assert_eq!(&text[rule.head.span.start..rule.head.span.end], "(p ?x)");
-        let Literal::Atom(q) = &rule.body[0] else { panic!() };
+        let Literal::Atom(q) = &rule.body[0] else {
+            panic!()
+        };
         assert_eq!(&text[q.args[0].span.start..q.args[0].span.end], "?x");
     }
 
     #[test]
     fn numbers_and_special_words_keep_their_text() {
         let d = parse_ok("(succ -1 0) (plus map+ ++ < ?n++) (v 100)");
-        let TermKind::Constant(c) = &d.rules[0].head.args[0].kind else { panic!() };
+        let TermKind::Constant(c) = &d.rules[0].head.args[0].kind else {
+            panic!()
+        };
         assert_eq!(c, "-1");
-        let TermKind::Constant(c) = &d.rules[1].head.args[0].kind else { panic!() };
+        let TermKind::Constant(c) = &d.rules[1].head.args[0].kind else {
+            panic!()
+        };
         assert_eq!(c, "map+");
         assert_eq!(d.rules[1].head.args[2].kind, TermKind::Constant("<".into()));
-        assert_eq!(d.rules[1].head.args[3].kind, TermKind::Variable("?n++".into()));
+        assert_eq!(
+            d.rules[1].head.args[3].kind,
+            TermKind::Variable("?n++".into())
+        );
         assert_eq!(d.rules[1].head.args.len(), 4);
     }
 
@@ -513,8 +534,13 @@ mod tests {
             "(<= (p) (1 a))",
             "(p 3pieces)",
         ] {
-            let errors = parse(text).err().unwrap_or_else(|| panic!("accepted {text}"));
-            assert!(errors.iter().any(Diagnostic::is_error), "{text}: {errors:?}");
+            let errors = parse(text)
+                .err()
+                .unwrap_or_else(|| panic!("accepted {text}"));
+            assert!(
+                errors.iter().any(Diagnostic::is_error),
+                "{text}: {errors:?}"
+            );
             for e in &errors {
                 if let Some(span) = e.span {
                     assert!(span.end <= text.len(), "{text}: {e:?}");
