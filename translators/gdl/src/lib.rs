@@ -4,6 +4,7 @@
 pub mod ast;
 pub mod infix;
 pub mod parse;
+pub mod reasoner;
 
 pub use parse::{parse, Parsed};
 pub mod deps;
@@ -13,3 +14,4 @@ pub mod strata;
 pub mod validate;
 
 pub use validate::{load, validate, Game};
+pub use reasoner::{joint_perft, GdlMove, Reasoner, ReasonerLimits, ReasonerState};
