@@ -25,6 +25,47 @@ pub enum Command {
         /// The game file.
         file: PathBuf,
     },
+    /// Print the legal moves of the initial state (after keeper moves), one per line.
+    Moves {
+        /// The game file.
+        file: PathBuf,
+        #[command(flatten)]
+        model: ModelArgs,
+    },
+    /// Count the game tree's leaves at every depth up to DEPTH (rg.md §6).
+    Perft {
+        /// The game file.
+        file: PathBuf,
+        /// The deepest depth.
+        depth: u32,
+        #[command(flatten)]
+        model: ModelArgs,
+        /// Print one JSON object {"file", "perft": [...], "seconds": [...]}.
+        #[arg(long)]
+        json: bool,
+        /// Stop after this many seconds, reporting the depths completed.
+        #[arg(long, value_name = "SECS")]
+        time_limit: Option<f64>,
+    },
+    /// Run random playouts and report their speed and outcomes.
+    Play {
+        /// The game file.
+        file: PathBuf,
+        /// Number of playouts.
+        #[arg(long, default_value_t = 1000)]
+        playouts: u64,
+        /// Seed of the random generator (a fixed seed gives repeatable runs).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Print one playout move by move, with what each player sees.
+        #[arg(long)]
+        log: bool,
+        #[command(flatten)]
+        model: ModelArgs,
+    },
     /// Rewrite an RG file in canonical form.
     Fmt {
         /// The RG file.
@@ -33,4 +74,17 @@ pub enum Command {
         #[arg(long)]
         check: bool,
     },
+}
+
+/// Options selecting and configuring the model that runs a game.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ModelArgs {
+    /// Which model runs the game: the language's native model (default), or
+    /// `rg` for its RG translation (or `propnet` for GDL).
+    #[arg(long, value_name = "MODEL")]
+    pub via: Option<String>,
+    /// Show keeper states (RG engine only): perft then follows rg.md §6
+    /// literally instead of applying keeper moves automatically.
+    #[arg(long)]
+    pub expose_keeper: bool,
 }

@@ -212,7 +212,12 @@ impl GameBuilder {
     }
 
     /// One chain of labels per alternative, all from `from` to `to`.
-    pub fn fork(&mut self, from: &str, to: &str, alternatives: impl IntoIterator<Item = Vec<Label>>) {
+    pub fn fork(
+        &mut self,
+        from: &str,
+        to: &str,
+        alternatives: impl IntoIterator<Item = Vec<Label>>,
+    ) {
         for labels in alternatives {
             self.sequence(from, to, labels);
         }
@@ -232,7 +237,11 @@ impl GameBuilder {
 
     /// A sub-automaton, unconnected to the rest, meant to be checked with
     /// `? start -> end`; `body` fills it in.
-    pub fn subautomaton(&mut self, hint: &str, body: impl FnOnce(&mut Self, &str, &str)) -> Fragment {
+    pub fn subautomaton(
+        &mut self,
+        hint: &str,
+        body: impl FnOnce(&mut Self, &str, &str),
+    ) -> Fragment {
         let fragment = self.fragment(hint);
         body(self, &fragment.start, &fragment.end);
         fragment
@@ -363,8 +372,16 @@ mod tests {
         let t1 = b.set_type("Coord", ["a", "b"]);
         let t2 = b.set_type("Other", ["a", "b"]);
         assert_eq!(t1, t2);
-        let c1 = b.constant("next", Type::arrow(t1.clone(), t1.clone()), Value::map(Value::symbol("a"), []));
-        let c2 = b.constant("next", Type::arrow(t1.clone(), t1.clone()), Value::map(Value::symbol("a"), []));
+        let c1 = b.constant(
+            "next",
+            Type::arrow(t1.clone(), t1.clone()),
+            Value::map(Value::symbol("a"), []),
+        );
+        let c2 = b.constant(
+            "next",
+            Type::arrow(t1.clone(), t1.clone()),
+            Value::map(Value::symbol("a"), []),
+        );
         assert_eq!(c1, c2);
         assert_eq!(b.game().constants.len(), 1);
     }
@@ -377,14 +394,22 @@ mod tests {
         b.define_type("Player", Type::set(["x"]));
         b.define_type("Score", Type::set(["0", "1"]));
         let cell = b.set_type("Cell", ["c0", "c1", "c2"]);
-        let board = b.variable("board", Type::arrow(cell.clone(), Type::set(["e", "x"])), Value::map(Value::symbol("e"), []));
+        let board = b.variable(
+            "board",
+            Type::arrow(cell.clone(), Type::set(["e", "x"])),
+            Value::map(Value::symbol("e"), []),
+        );
         let pos = b.variable("pos", cell.clone(), Value::symbol("c0"));
         let turn = b.node("turn");
         b.sequence("begin", &turn, [switch("x")]);
         let free = b.subautomaton("free", |b, s, e| {
             let mid = b.node("free_mid");
             b.edge(s, &mid, assign_any(pos.clone(), cell.clone()));
-            b.edge(&mid, e, eq(board.clone().at_key(pos.clone()), Expr::name("e")));
+            b.edge(
+                &mid,
+                e,
+                eq(board.clone().at_key(pos.clone()), Expr::name("e")),
+            );
         });
         let play = b.node("play");
         b.check(&turn, &play, &free, false);
@@ -406,7 +431,11 @@ mod tests {
         b.fork(&turn, &turn, []);
         let game = b.finish();
         let diagnostics = check_game(&game);
-        assert!(is_clean(&diagnostics), "{diagnostics:?}\n{}", print_game(&game));
+        assert!(
+            is_clean(&diagnostics),
+            "{diagnostics:?}\n{}",
+            print_game(&game)
+        );
         let printed = print_game(&game);
         assert_eq!(crate::parse::parse_game(&printed).unwrap(), game);
     }

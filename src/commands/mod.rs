@@ -2,6 +2,10 @@
 
 mod check;
 mod fmt;
+mod models;
+mod moves;
+mod perft;
+mod play;
 
 use std::process::ExitCode;
 
@@ -12,5 +16,21 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     match cli.command {
         Command::Check { file } => check::run(&file),
         Command::Fmt { file, check } => fmt::run(&file, check),
+        Command::Moves { file, model } => moves::run(&file, &model),
+        Command::Perft {
+            file,
+            depth,
+            model,
+            json,
+            time_limit,
+        } => perft::run(&file, depth, &model, json, time_limit),
+        Command::Play {
+            file,
+            playouts,
+            seed,
+            json,
+            log,
+            model,
+        } => play::run(&file, playouts, seed, json, log, &model),
     }
 }

@@ -1,0 +1,554 @@
+//! Compiles a checked game (built-ins added) into a [`Program`].
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::ast::{Expr, Game, Label, Value};
+use crate::builtins;
+use crate::types::{RType, TypeEnv};
+
+use super::program::*;
+
+/// A failure to compile a game that passed the checker (e.g. a constant map
+/// copied into a map whose keys it lacks).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompileError(pub String);
+
+pub fn compile(game: &Game) -> Result<Program, CompileError> {
+    let env = TypeEnv::new(game);
+    let mut c = Compiler {
+        game,
+        env,
+        symbols: Vec::new(),
+        symbol_ids: HashMap::new(),
+        key_tables: Vec::new(),
+        key_table_ids: HashMap::new(),
+        pool: Vec::new(),
+        constants: HashMap::new(),
+        variables: HashMap::new(),
+        state_size: 0,
+    };
+    c.intern_declared_symbols();
+    c.compile_constants()?;
+    let initial = c.compile_variables()?;
+    let (nodes, edge_start, edges) = c.compile_edges()?;
+    let node_info = super::analysis::node_info(&nodes, &edge_start, &edges, 1);
+    c.finish(initial, nodes, edge_start, edges, node_info)
+}
+
+struct Compiler<'g> {
+    game: &'g Game,
+    env: TypeEnv<'g>,
+    symbols: Vec<String>,
+    symbol_ids: HashMap<String, u32>,
+    key_tables: Vec<KeyTable>,
+    key_table_ids: HashMap<Vec<u32>, u32>,
+    pool: Vec<u32>,
+    /// Constant name → (declaration index, pool offset, layout).
+    constants: HashMap<&'g str, (usize, u32, Rc<Layout>)>,
+    /// Variable name → (state offset, layout).
+    variables: HashMap<&'g str, (u32, Rc<Layout>)>,
+    state_size: u32,
+}
+
+fn err<T>(message: impl Into<String>) -> Result<T, CompileError> {
+    Err(CompileError(message.into()))
+}
+
+impl<'g> Compiler<'g> {
+    fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.symbol_ids.get(name) {
+            return id;
+        }
+        let id = self.symbols.len() as u32;
+        self.symbols.push(name.to_string());
+        self.symbol_ids.insert(name.to_string(), id);
+        id
+    }
+
+    /// Symbols of set types first, in declaration order, so that each
+    /// type's symbols get consecutive ids (compact key tables).
+    fn intern_declared_symbols(&mut self) {
+        for def in &self.game.typedefs {
+            if let Ok(t) = self.env.resolve_name(&def.name) {
+                self.intern_type_symbols(&t);
+            }
+        }
+    }
+
+    fn intern_type_symbols(&mut self, t: &RType) {
+        match t.arrow() {
+            None => {
+                for s in t.symbols().unwrap_or(&[]) {
+                    self.intern(s);
+                }
+            }
+            Some((k, v)) => {
+                self.intern_type_symbols(k);
+                self.intern_type_symbols(v);
+            }
+        }
+    }
+
+    fn key_table(&mut self, symbols: &[String]) -> u32 {
+        let ids: Vec<u32> = symbols.iter().map(|s| self.intern(s)).collect();
+        if let Some(&t) = self.key_table_ids.get(&ids) {
+            return t;
+        }
+        let min = ids.iter().copied().min().unwrap_or(0);
+        let max = ids.iter().copied().max().unwrap_or(0);
+        let mut index = vec![u32::MAX; (max - min + 1) as usize];
+        let mut unique = Vec::new();
+        for &id in &ids {
+            let slot = &mut index[(id - min) as usize];
+            if *slot == u32::MAX {
+                *slot = unique.len() as u32;
+                unique.push(id);
+            }
+        }
+        let t = self.key_tables.len() as u32;
+        self.key_tables.push(KeyTable {
+            min,
+            index,
+            symbols: unique,
+        });
+        self.key_table_ids.insert(ids, t);
+        t
+    }
+
+    fn layout(&mut self, t: &RType) -> Rc<Layout> {
+        match t.arrow() {
+            None => Rc::new(Layout::Scalar),
+            Some((key, value)) => {
+                let table = self.key_table(key.symbols().unwrap_or(&[]));
+                let inner = self.layout(value);
+                let count = self.key_tables[table as usize].symbols.len() as u32;
+                let size = count * inner.size();
+                Rc::new(Layout::Map { table, inner, size })
+            }
+        }
+    }
+
+    fn resolve(&self, ty: &crate::ast::Type, what: &str) -> Result<RType, CompileError> {
+        self.env
+            .resolve(ty)
+            .map_err(|e| CompileError(format!("{what}: {e}")))
+    }
+
+    fn compile_constants(&mut self) -> Result<(), CompileError> {
+        for (index, constant) in self.game.constants.iter().enumerate() {
+            if self.constants.contains_key(constant.name.as_str()) {
+                continue;
+            }
+            let t = self.resolve(&constant.ty, &constant.name)?;
+            let layout = self.layout(&t);
+            let mut value = vec![0; layout.size() as usize];
+            self.fill(&mut value, 0, &layout, &constant.value, index)?;
+            let base = self.pool.len() as u32;
+            self.pool.extend(value);
+            self.constants.insert(&constant.name, (index, base, layout));
+        }
+        Ok(())
+    }
+
+    fn compile_variables(&mut self) -> Result<Vec<u32>, CompileError> {
+        let mut initial = Vec::new();
+        for variable in &self.game.variables {
+            if self.variables.contains_key(variable.name.as_str()) {
+                continue;
+            }
+            let t = self.resolve(&variable.ty, &variable.name)?;
+            let layout = self.layout(&t);
+            let base = initial.len() as u32;
+            initial.resize(initial.len() + layout.size() as usize, 0);
+            self.fill(&mut initial, base, &layout, &variable.value, usize::MAX)?;
+            self.variables.insert(&variable.name, (base, layout));
+        }
+        self.state_size = initial.len() as u32;
+        Ok(initial)
+    }
+
+    /// Writes `value` (a literal; names refer to constants declared before
+    /// `visible`) at `offset` of `out`.
+    fn fill(
+        &mut self,
+        out: &mut [u32],
+        offset: u32,
+        layout: &Rc<Layout>,
+        value: &Value,
+        visible: usize,
+    ) -> Result<(), CompileError> {
+        if let Value::Symbol(name, _) = value {
+            if let Some((index, base, source_layout)) = self.constants.get(name.as_str()).cloned() {
+                if index < visible {
+                    return copy_value(
+                        &self.key_tables,
+                        &self.pool,
+                        base,
+                        &source_layout,
+                        out,
+                        offset,
+                        layout,
+                    )
+                    .map_err(|e| CompileError(format!("constant {name}: {e}")));
+                }
+            }
+        }
+        match (&**layout, value) {
+            (Layout::Scalar, Value::Symbol(name, _)) => {
+                out[offset as usize] = self.intern(name);
+                Ok(())
+            }
+            (Layout::Map { table, inner, .. }, Value::Map(entries, _)) => {
+                let count = self.key_tables[*table as usize].symbols.len() as u32;
+                let stride = inner.size();
+                if let Some(default) = entries.iter().find(|e| e.key.is_none()) {
+                    for k in 0..count {
+                        self.fill(out, offset + k * stride, inner, &default.value, visible)?;
+                    }
+                }
+                for entry in entries {
+                    let Some(key) = &entry.key else { continue };
+                    let id = self.intern(key);
+                    let Some(slot) = self.key_tables[*table as usize].slot(id) else {
+                        return err(format!("map key {key} is outside the map's key type"));
+                    };
+                    self.fill(out, offset + slot * stride, inner, &entry.value, visible)?;
+                }
+                Ok(())
+            }
+            (Layout::Scalar, Value::Map(..)) => {
+                err(format!("a map {value} where a symbol is expected"))
+            }
+            (Layout::Map { .. }, Value::Symbol(name, _)) => {
+                err(format!("symbol {name} where a map is expected"))
+            }
+        }
+    }
+
+    fn compile_edges(
+        &mut self,
+    ) -> Result<(Vec<String>, Vec<u32>, Vec<CompiledEdge>), CompileError> {
+        let mut node_ids: HashMap<String, u32> = HashMap::new();
+        let mut nodes: Vec<String> = Vec::new();
+        let node = |name: &str, nodes: &mut Vec<String>, ids: &mut HashMap<String, u32>| -> u32 {
+            if let Some(&id) = ids.get(name) {
+                return id;
+            }
+            let id = nodes.len() as u32;
+            nodes.push(name.to_string());
+            ids.insert(name.to_string(), id);
+            id
+        };
+        node(builtins::BEGIN, &mut nodes, &mut node_ids);
+        node(builtins::END, &mut nodes, &mut node_ids);
+        let mut compiled: Vec<(u32, CompiledEdge)> = Vec::with_capacity(self.game.edges.len());
+        for edge in &self.game.edges {
+            let from = node(&edge.from, &mut nodes, &mut node_ids);
+            let to = node(&edge.to, &mut nodes, &mut node_ids);
+            let action = match &edge.label {
+                Label::Skip => Action::Skip,
+                Label::Tag(t) => Action::Tag(self.intern(t)),
+                Label::VarTag(v) => match self.operand(&Expr::name(v.clone()))? {
+                    Operand::Scalar(s) => Action::VarTag(s),
+                    Operand::Region(_) => return err(format!("$$ {v}: {v} is a map")),
+                },
+                Label::Reach { negated, from, to } => Action::Reach {
+                    negated: *negated,
+                    from: node(from, &mut nodes, &mut node_ids),
+                    to: node(to, &mut nodes, &mut node_ids),
+                },
+                Label::Compare { negated, lhs, rhs } => Action::Compare {
+                    negated: *negated,
+                    lhs: self.operand(lhs)?,
+                    rhs: self.operand(rhs)?,
+                },
+                Label::Assign { lhs, rhs } if lhs.is_player_target() => match self.operand(rhs)? {
+                    Operand::Scalar(s) => Action::AssignPlayer(s),
+                    Operand::Region(_) => return err("player assigned a map"),
+                },
+                Label::Assign { lhs, rhs } => Action::Assign {
+                    target: self.target(lhs)?,
+                    value: self.operand(rhs)?,
+                },
+                Label::AssignAny { lhs, ty } => {
+                    let t = self.resolve(ty, "any-assignment")?;
+                    let symbols = t
+                        .symbols()
+                        .unwrap_or(&[])
+                        .iter()
+                        .map(|s| self.intern(s))
+                        .collect();
+                    Action::AssignAny {
+                        target: self.target(lhs)?,
+                        symbols,
+                    }
+                }
+            };
+            compiled.push((from, CompiledEdge { target: to, action }));
+        }
+        // CSR, keeping each node's edges in source order.
+        let mut edge_start = vec![0u32; nodes.len() + 1];
+        for (from, _) in &compiled {
+            edge_start[*from as usize + 1] += 1;
+        }
+        for k in 0..nodes.len() {
+            edge_start[k + 1] += edge_start[k];
+        }
+        let mut fill = edge_start.clone();
+        let mut slots: Vec<Option<CompiledEdge>> = vec![None; compiled.len()];
+        for (from, edge) in compiled {
+            let at = &mut fill[from as usize];
+            slots[*at as usize] = Some(edge);
+            *at += 1;
+        }
+        let edges = slots
+            .into_iter()
+            .map(|e| e.expect("every slot filled"))
+            .collect();
+        Ok((nodes, edge_start, edges))
+    }
+
+    /// Compiles an expression to a scalar or a map region; constant parts
+    /// are folded.
+    fn operand(&mut self, e: &Expr) -> Result<Operand, CompileError> {
+        match e {
+            Expr::Ref(name, _) => {
+                if let Some((_, base, layout)) = self.constants.get(name.as_str()).cloned() {
+                    return Ok(match *layout {
+                        Layout::Scalar => Operand::Scalar(Scalar::Symbol(self.pool[base as usize])),
+                        Layout::Map { .. } => Operand::Region(Region {
+                            path: Path {
+                                space: Space::Pool,
+                                base,
+                                steps: Box::new([]),
+                            },
+                            layout,
+                        }),
+                    });
+                }
+                if let Some((base, layout)) = self.variables.get(name.as_str()).cloned() {
+                    return Ok(match *layout {
+                        Layout::Scalar => Operand::Scalar(Scalar::Slot(base)),
+                        Layout::Map { .. } => Operand::Region(Region {
+                            path: Path {
+                                space: Space::State,
+                                base,
+                                steps: Box::new([]),
+                            },
+                            layout,
+                        }),
+                    });
+                }
+                Ok(Operand::Scalar(Scalar::Symbol(self.intern(name))))
+            }
+            Expr::Cast(_, inner, _) => self.operand(inner),
+            Expr::Access(map, key, _) => {
+                let Operand::Region(region) = self.operand(map)? else {
+                    return err(format!("access on a non-map: {e}"));
+                };
+                let Operand::Scalar(key) = self.operand(key)? else {
+                    return err(format!("map used as a key: {e}"));
+                };
+                let Layout::Map { table, inner, .. } = &*region.layout else {
+                    return err(format!("access on a non-map: {e}"));
+                };
+                let (table, inner) = (*table, inner.clone());
+                let stride = inner.size();
+                let mut path = region.path;
+                // Fold a constant key into a constant path's base offset.
+                let folded = match (&key, path.steps.is_empty()) {
+                    (Scalar::Symbol(symbol), true) => {
+                        match self.key_tables[table as usize].slot(*symbol) {
+                            Some(slot) => {
+                                path.base += slot * stride;
+                                true
+                            }
+                            None => false,
+                        }
+                    }
+                    _ => false,
+                };
+                if !folded {
+                    let mut steps = path.steps.into_vec();
+                    steps.push(Step { key, table, stride });
+                    path.steps = steps.into_boxed_slice();
+                }
+                Ok(match *inner {
+                    Layout::Scalar if path.space == Space::Pool && path.steps.is_empty() => {
+                        Operand::Scalar(Scalar::Symbol(self.pool[path.base as usize]))
+                    }
+                    Layout::Scalar if path.space == Space::State && path.steps.is_empty() => {
+                        Operand::Scalar(Scalar::Slot(path.base))
+                    }
+                    Layout::Scalar => Operand::Scalar(Scalar::Access(Box::new(path))),
+                    Layout::Map { .. } => Operand::Region(Region {
+                        path,
+                        layout: inner,
+                    }),
+                })
+            }
+        }
+    }
+
+    fn target(&mut self, lhs: &Expr) -> Result<Target, CompileError> {
+        let (path, layout) = match self.operand(lhs)? {
+            Operand::Scalar(Scalar::Slot(base)) => (
+                Path {
+                    space: Space::State,
+                    base,
+                    steps: Box::new([]),
+                },
+                Rc::new(Layout::Scalar),
+            ),
+            Operand::Scalar(Scalar::Access(path)) => (*path, Rc::new(Layout::Scalar)),
+            Operand::Region(region) => (region.path, region.layout),
+            Operand::Scalar(Scalar::Symbol(_)) => return err(format!("cannot assign to {lhs}")),
+        };
+        if path.space != Space::State {
+            return err(format!("cannot assign to the constant {lhs}"));
+        }
+        Ok(Target {
+            base: path.base,
+            steps: path.steps,
+            layout,
+        })
+    }
+
+    fn finish(
+        mut self,
+        initial: Vec<u32>,
+        nodes: Vec<String>,
+        edge_start: Vec<u32>,
+        edges: Vec<CompiledEdge>,
+        node_info: Vec<NodeInfo>,
+    ) -> Result<Program, CompileError> {
+        let player_type = self
+            .env
+            .resolve_name(builtins::PLAYER)
+            .map_err(|e| CompileError(e.to_string()))?;
+        let players: Vec<u32> = player_type
+            .symbols()
+            .unwrap_or(&[])
+            .to_vec()
+            .iter()
+            .map(|s| self.intern(s))
+            .collect();
+        let keeper = self.intern(builtins::KEEPER);
+        let random = self.intern(builtins::RANDOM);
+        let score_type = self
+            .env
+            .resolve_name(builtins::SCORE)
+            .map_err(|e| CompileError(e.to_string()))?;
+        let score_values = score_type
+            .symbols()
+            .unwrap_or(&[])
+            .to_vec()
+            .iter()
+            .enumerate()
+            .map(|(k, s)| (self.intern(s), s.parse::<i64>().unwrap_or(k as i64)))
+            .collect();
+        let (player_slot, _) = self.variables[builtins::PLAYER_VAR].clone();
+        let map_var = |name: &str| -> Result<(u32, u32), CompileError> {
+            match self.variables.get(name) {
+                Some((base, layout)) => match &**layout {
+                    Layout::Map { table, .. } => Ok((*base, *table)),
+                    Layout::Scalar => err(format!("{name} must be a map")),
+                },
+                None => err(format!("missing built-in variable {name}")),
+            }
+        };
+        let (goals_base, goals_table) = map_var(builtins::GOALS_VAR)?;
+        let (visible_base, visible_table) = map_var(builtins::VISIBLE_VAR)?;
+        let visibility_changes = self.game.edges.iter().any(|e| match &e.label {
+            Label::Assign { lhs, .. } | Label::AssignAny { lhs, .. } => lhs
+                .target_root()
+                .is_some_and(|r| r == builtins::VISIBLE_VAR),
+            _ => false,
+        });
+        let mut variables: Vec<(String, u32, Rc<Layout>)> = self
+            .variables
+            .iter()
+            .map(|(name, (base, layout))| (name.to_string(), *base, layout.clone()))
+            .collect();
+        variables.sort_by_key(|v| v.1);
+        let one = self.intern("1");
+        let begin = 0;
+        let end = 1;
+        Ok(Program {
+            symbols: self.symbols,
+            nodes,
+            begin,
+            end,
+            edge_start,
+            edges,
+            node_info,
+            key_tables: self.key_tables,
+            pool: self.pool,
+            initial,
+            players,
+            keeper,
+            random,
+            player_slot,
+            goals_base,
+            goals_table,
+            visible_base,
+            visible_table,
+            visibility_changes,
+            one,
+            score_values,
+            variables,
+        })
+    }
+}
+
+/// Copies a value between two layouts of assignable types: slot by slot
+/// when the layouts agree, key by key otherwise.
+pub fn copy_value(
+    tables: &[KeyTable],
+    source: &[u32],
+    source_offset: u32,
+    source_layout: &Layout,
+    out: &mut [u32],
+    out_offset: u32,
+    out_layout: &Layout,
+) -> Result<(), String> {
+    if source_layout == out_layout {
+        let n = out_layout.size() as usize;
+        let (s, o) = (source_offset as usize, out_offset as usize);
+        out[o..o + n].copy_from_slice(&source[s..s + n]);
+        return Ok(());
+    }
+    match (source_layout, out_layout) {
+        (
+            Layout::Map {
+                table: source_table,
+                inner: source_inner,
+                ..
+            },
+            Layout::Map {
+                table: out_table,
+                inner: out_inner,
+                ..
+            },
+        ) => {
+            let out_keys = &tables[*out_table as usize].symbols;
+            for (slot, &key) in out_keys.iter().enumerate() {
+                let Some(source_slot) = tables[*source_table as usize].slot(key) else {
+                    return Err("the source map has no entry for a key of the target".to_string());
+                };
+                copy_value(
+                    tables,
+                    source,
+                    source_offset + source_slot * source_inner.size(),
+                    source_inner,
+                    out,
+                    out_offset + slot as u32 * out_inner.size(),
+                    out_inner,
+                )?;
+            }
+            Ok(())
+        }
+        _ => Err("a map and a symbol are not assignable".to_string()),
+    }
+}

@@ -1,0 +1,201 @@
+//! The runtime form of a checked RG game: interned symbols, a flat state
+//! vector with maps laid out densely, compiled expressions and the automaton
+//! as adjacency arrays (CSR).
+
+use std::rc::Rc;
+
+/// Where a value lives: the state vector or the constant pool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    State,
+    Pool,
+}
+
+/// Position of each symbol of a set type used as a map key.
+#[derive(Clone, Debug)]
+pub struct KeyTable {
+    /// Smallest symbol id in the set; `index` is offset by it.
+    pub min: u32,
+    /// `index[id - min]` = slot of symbol `id`, or `u32::MAX` when absent.
+    pub index: Vec<u32>,
+    /// The symbols in slot order.
+    pub symbols: Vec<u32>,
+}
+
+impl KeyTable {
+    #[inline]
+    pub fn slot(&self, symbol: u32) -> Option<u32> {
+        let k = symbol.wrapping_sub(self.min) as usize;
+        match self.index.get(k) {
+            Some(&slot) if slot != u32::MAX => Some(slot),
+            _ => None,
+        }
+    }
+}
+
+/// The memory layout of a value of some type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// One slot holding a symbol id.
+    Scalar,
+    /// `|K|` consecutive copies of the value layout, in key-table order.
+    Map {
+        table: u32,
+        inner: Rc<Layout>,
+        size: u32,
+    },
+}
+
+impl Layout {
+    pub fn size(&self) -> u32 {
+        match self {
+            Layout::Scalar => 1,
+            Layout::Map { size, .. } => *size,
+        }
+    }
+}
+
+/// One access step `[key]` into a map of known layout.
+#[derive(Clone, Debug)]
+pub struct Step {
+    pub key: Scalar,
+    pub table: u32,
+    /// Size of the value layout (distance between consecutive keys).
+    pub stride: u32,
+}
+
+/// A path to a value: a base offset in a space plus access steps.
+#[derive(Clone, Debug)]
+pub struct Path {
+    pub space: Space,
+    pub base: u32,
+    pub steps: Box<[Step]>,
+}
+
+/// An expression yielding a symbol.
+#[derive(Clone, Debug)]
+pub enum Scalar {
+    Symbol(u32),
+    /// A scalar variable's slot in the state.
+    Slot(u32),
+    /// A scalar reached through map accesses.
+    Access(Box<Path>),
+}
+
+/// An expression yielding a map: where it is and how it is laid out.
+#[derive(Clone, Debug)]
+pub struct Region {
+    pub path: Path,
+    pub layout: Rc<Layout>,
+}
+
+/// A compiled right-hand side or comparison operand.
+#[derive(Clone, Debug)]
+pub enum Operand {
+    Scalar(Scalar),
+    Region(Region),
+}
+
+/// An assignment target `x[k1]..[kn]` (always in the state).
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub base: u32,
+    pub steps: Box<[Step]>,
+    pub layout: Rc<Layout>,
+}
+
+/// The action of a compiled edge.
+#[derive(Clone, Debug)]
+pub enum Action {
+    Skip,
+    Tag(u32),
+    VarTag(Scalar),
+    Compare {
+        negated: bool,
+        lhs: Operand,
+        rhs: Operand,
+    },
+    Assign {
+        target: Target,
+        value: Operand,
+    },
+    AssignAny {
+        target: Target,
+        symbols: Box<[u32]>,
+    },
+    /// `player = e`: ends a move (in move searches).
+    AssignPlayer(Scalar),
+    Reach {
+        negated: bool,
+        from: u32,
+        to: u32,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct CompiledEdge {
+    pub target: u32,
+    pub action: Action,
+}
+
+/// Per-node facts precomputed for the searches.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NodeInfo {
+    /// A move search must remember visited states here (node on a cycle
+    /// of non-`player` edges, or a join of several such edges).
+    pub visit_in_move: bool,
+    /// Same for reachability searches (all edges count).
+    pub visit_in_reach: bool,
+    /// Some `player` assignment is graph-reachable from here without
+    /// crossing one; move searches never enter other nodes.
+    pub can_finish_move: bool,
+}
+
+/// A compiled game.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub symbols: Vec<String>,
+    pub nodes: Vec<String>,
+    pub begin: u32,
+    pub end: u32,
+    /// CSR adjacency: edges of node `n` are `edges[edge_start[n]..edge_start[n + 1]]`.
+    pub edge_start: Vec<u32>,
+    pub edges: Vec<CompiledEdge>,
+    pub node_info: Vec<NodeInfo>,
+    pub key_tables: Vec<KeyTable>,
+    pub pool: Vec<u32>,
+    pub initial: Vec<u32>,
+    /// Symbol ids of `Player`, in declaration order.
+    pub players: Vec<u32>,
+    pub keeper: u32,
+    pub random: u32,
+    pub player_slot: u32,
+    /// `goals` map: base slot and key table (over `Player`).
+    pub goals_base: u32,
+    pub goals_table: u32,
+    /// `visible` map base slot and key table, and whether any edge assigns it.
+    pub visible_base: u32,
+    pub visible_table: u32,
+    pub visibility_changes: bool,
+    /// The symbol `1` (visible).
+    pub one: u32,
+    /// Numeric value of each `Score` symbol (its integer, else its position).
+    pub score_values: Vec<(u32, i64)>,
+    /// Slots of each variable, for display: (name, base, layout).
+    pub variables: Vec<(String, u32, Rc<Layout>)>,
+}
+
+impl Program {
+    #[inline]
+    pub fn edges_of(&self, node: u32) -> std::ops::Range<usize> {
+        self.edge_start[node as usize] as usize..self.edge_start[node as usize + 1] as usize
+    }
+
+    pub fn symbol(&self, id: u32) -> &str {
+        &self.symbols[id as usize]
+    }
+
+    pub fn node_name(&self, id: u32) -> &str {
+        &self.nodes[id as usize]
+    }
+}

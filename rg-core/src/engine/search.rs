@@ -1,0 +1,712 @@
+//! Move generation (rg.md §5.7) and reachability checks (§5.3).
+//!
+//! Both are depth-first searches over the automaton with the semistate
+//! mutated in place and restored from an undo log, so no state is copied
+//! except when a move completes. The explicit frame stack keeps deep
+//! automata (long keeper chains) off the call stack.
+//!
+//! Visited sets store 128-bit hashes of (node, semistate, tag prefix),
+//! maintained incrementally on every write; they are kept only at nodes
+//! where a search can arrive twice (cycles and joins, see `analysis`).
+
+use std::collections::{HashMap, HashSet};
+
+use crate::model::ModelError;
+
+use super::compile::copy_value;
+use super::program::*;
+use super::state::*;
+
+/// Search steps (edges tried) allowed in one move generation before it is
+/// declared non-terminating.
+pub const DEFAULT_STEP_LIMIT: u64 = 200_000_000;
+/// Longest tag sequence allowed in one move.
+pub const MAX_MOVE_TAGS: usize = 100_000;
+
+/// A move found by a search: its tags and the state it leads to.
+#[derive(Clone, Debug)]
+pub struct FoundMove {
+    pub tags: Box<[u32]>,
+    /// Per tag, the set of players (bit `i` = `Player` number `i`) that saw
+    /// it; present only when the game ever changes `visible`.
+    pub visibility: Option<Box<[u64]>>,
+    pub next: State,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    node: u32,
+    /// Next edge to try (absolute index) and the end of the node's edges.
+    edge: u32,
+    edge_end: u32,
+    /// For an any-assignment edge: the next symbol to try.
+    alternative: u32,
+    /// Undo-log length and tag count when this frame was entered.
+    undo_mark: u32,
+    tags_len: u32,
+}
+
+#[derive(Default)]
+struct Level {
+    stack: Vec<Frame>,
+    visited: HashSet<u128, Prehashed>,
+}
+
+/// What a runtime fault was, before it is given its context.
+enum Fault {
+    InvalidKey { symbol: u32, table: u32 },
+    Map(String),
+}
+
+/// What a move search collects.
+enum Sink<'a> {
+    Count {
+        seen: &'a mut HashSet<u128, Prehashed>,
+    },
+    Moves {
+        index: &'a mut HashMap<u128, usize, Prehashed>,
+        found: &'a mut Vec<FoundMove>,
+    },
+}
+
+/// The reusable search machinery of an engine.
+pub struct Searcher {
+    values: Vec<u32>,
+    hash: u128,
+    log: Vec<(u32, u32)>,
+    tags: Vec<u32>,
+    /// `prefix_hashes[i]` = hash of the first `i` tags.
+    prefix_hashes: Vec<u128>,
+    tag_visibility: Vec<u64>,
+    levels: Vec<Level>,
+    reach_cache: HashMap<(u32, u32, u128), bool, Prehashed>,
+    steps: u64,
+    pub step_limit: u64,
+    scratch: Vec<u32>,
+    count_seen: HashSet<u128, Prehashed>,
+    move_index: HashMap<u128, usize, Prehashed>,
+}
+
+impl Default for Searcher {
+    fn default() -> Self {
+        Searcher {
+            values: Vec::new(),
+            hash: 0,
+            log: Vec::new(),
+            tags: Vec::new(),
+            prefix_hashes: vec![0],
+            tag_visibility: Vec::new(),
+            levels: Vec::new(),
+            reach_cache: HashMap::default(),
+            steps: 0,
+            step_limit: DEFAULT_STEP_LIMIT,
+            scratch: Vec::new(),
+            count_seen: HashSet::default(),
+            move_index: HashMap::default(),
+        }
+    }
+}
+
+/// Whether a node may be entered, and its frame.
+enum Enter {
+    Pushed,
+    Skipped,
+    /// A reachability search arrived at its target.
+    Found,
+}
+
+impl Searcher {
+    fn load(&mut self, state: &State) {
+        self.values.clear();
+        self.values.extend_from_slice(&state.values);
+        self.hash = state.hash;
+        self.log.clear();
+        self.tags.clear();
+        self.prefix_hashes.truncate(1);
+        self.tag_visibility.clear();
+        self.reach_cache.clear();
+        self.steps = 0;
+    }
+
+    /// All distinct moves of `state` with the states they lead to.
+    pub fn moves(
+        &mut self,
+        p: &Program,
+        state: &State,
+        out: &mut Vec<FoundMove>,
+    ) -> Result<(), ModelError> {
+        out.clear();
+        if state.node == p.end {
+            return Ok(());
+        }
+        self.load(state);
+        let mut index = std::mem::take(&mut self.move_index);
+        index.clear();
+        let result = self.run_moves(
+            p,
+            state.node,
+            &mut Sink::Moves {
+                index: &mut index,
+                found: out,
+            },
+        );
+        self.move_index = index;
+        result
+    }
+
+    /// The number of distinct moves of `state` (tag sequences only).
+    pub fn count(&mut self, p: &Program, state: &State) -> Result<u64, ModelError> {
+        if state.node == p.end {
+            return Ok(0);
+        }
+        self.load(state);
+        let mut seen = std::mem::take(&mut self.count_seen);
+        seen.clear();
+        let result = self.run_moves(p, state.node, &mut Sink::Count { seen: &mut seen });
+        let count = seen.len() as u64;
+        self.count_seen = seen;
+        result.map(|()| count)
+    }
+
+    fn level(&mut self, depth: usize) -> Level {
+        if self.levels.len() <= depth {
+            self.levels.resize_with(depth + 1, Level::default);
+        }
+        let mut level = std::mem::take(&mut self.levels[depth]);
+        level.stack.clear();
+        level.visited.clear();
+        level
+    }
+
+    fn run_moves(
+        &mut self,
+        p: &Program,
+        start: u32,
+        sink: &mut Sink<'_>,
+    ) -> Result<(), ModelError> {
+        let mut level = self.level(0);
+        let result = self.search_moves(p, start, &mut level, sink);
+        self.levels[0] = level;
+        result
+    }
+
+    #[inline]
+    fn visited_key(&self, node: u32, with_prefix: bool) -> u128 {
+        let prefix = if with_prefix {
+            self.prefix_hashes[self.tags.len()]
+        } else {
+            0
+        };
+        self.hash ^ prefix ^ node_contribution(node)
+    }
+
+    /// Pushes a frame for `node` in a move search unless it is pointless
+    /// (cannot finish a move) or already visited with this state and prefix.
+    #[inline]
+    fn enter_move(
+        &mut self,
+        p: &Program,
+        level: &mut Level,
+        node: u32,
+        mark: usize,
+        tags_len: usize,
+    ) -> Enter {
+        let info = p.node_info[node as usize];
+        if !info.can_finish_move
+            || (info.visit_in_move && !level.visited.insert(self.visited_key(node, true)))
+        {
+            return Enter::Skipped;
+        }
+        let range = p.edges_of(node);
+        level.stack.push(Frame {
+            node,
+            edge: range.start as u32,
+            edge_end: if node == p.end {
+                range.start as u32
+            } else {
+                range.end as u32
+            },
+            alternative: 0,
+            undo_mark: mark as u32,
+            tags_len: tags_len as u32,
+        });
+        Enter::Pushed
+    }
+
+    fn search_moves(
+        &mut self,
+        p: &Program,
+        start: u32,
+        level: &mut Level,
+        sink: &mut Sink<'_>,
+    ) -> Result<(), ModelError> {
+        let base_mark = self.log.len();
+        self.enter_move(p, level, start, base_mark, 0);
+        while let Some(frame) = level.stack.last_mut() {
+            if frame.edge == frame.edge_end {
+                let frame = level.stack.pop().expect("non-empty");
+                self.undo_to(frame.undo_mark as usize);
+                self.truncate_tags(frame.tags_len as usize);
+                continue;
+            }
+            self.steps += 1;
+            if self.steps > self.step_limit {
+                let node = frame.node;
+                self.undo_to(base_mark);
+                return Err(ModelError::new(format!(
+                    "move search does not terminate: more than {} steps (in node {})",
+                    self.step_limit,
+                    p.node_name(node)
+                )));
+            }
+            let edge = &p.edges[frame.edge as usize];
+            let from = frame.node;
+            let mark = self.log.len();
+            let tags_len = self.tags.len();
+            let passes = match &edge.action {
+                Action::AssignAny { target, symbols } => {
+                    let symbol = symbols[frame.alternative as usize];
+                    frame.alternative += 1;
+                    if frame.alternative as usize == symbols.len() {
+                        frame.alternative = 0;
+                        frame.edge += 1;
+                    }
+                    self.assign_symbol(p, target, symbol)
+                        .map_err(|f| self.fault(p, f, from))?;
+                    true
+                }
+                action => {
+                    frame.edge += 1;
+                    match action {
+                        Action::AssignPlayer(value) => {
+                            let player =
+                                self.scalar(p, value).map_err(|f| self.fault(p, f, from))?;
+                            self.complete_move(p, edge.target, player, sink)?;
+                            false
+                        }
+                        Action::Tag(t) => {
+                            self.push_tag(p, *t)?;
+                            true
+                        }
+                        Action::VarTag(v) => {
+                            let t = self.scalar(p, v).map_err(|f| self.fault(p, f, from))?;
+                            self.push_tag(p, t)?;
+                            true
+                        }
+                        other => self
+                            .perform(p, other, 1)
+                            .map_err(|f| self.fault(p, f, from))?,
+                    }
+                }
+            };
+            if passes {
+                if let Enter::Skipped = self.enter_move(p, level, edge.target, mark, tags_len) {
+                    self.undo_to(mark);
+                    self.truncate_tags(tags_len);
+                }
+            } else {
+                self.undo_to(mark);
+                self.truncate_tags(tags_len);
+            }
+        }
+        Ok(())
+    }
+
+    /// Performs a non-tag, non-player action; returns whether it is legal.
+    /// `depth` is the nesting level for reachability checks.
+    #[inline]
+    fn perform(&mut self, p: &Program, action: &Action, depth: usize) -> Result<bool, Fault> {
+        match action {
+            Action::Skip | Action::Tag(_) | Action::VarTag(_) => Ok(true),
+            Action::Compare { negated, lhs, rhs } => Ok(self.equal(p, lhs, rhs)? != *negated),
+            Action::Assign { target, value } => {
+                self.assign(p, target, value)?;
+                Ok(true)
+            }
+            Action::AssignPlayer(value) => {
+                let v = self.scalar(p, value)?;
+                self.set(p.player_slot, v);
+                Ok(true)
+            }
+            Action::AssignAny { .. } => unreachable!("handled by the caller"),
+            Action::Reach { negated, from, to } => {
+                Ok(self.reachable(p, *from, *to, depth)? != *negated)
+            }
+        }
+    }
+
+    fn push_tag(&mut self, p: &Program, tag: u32) -> Result<(), ModelError> {
+        let position = self.tags.len();
+        if position >= MAX_MOVE_TAGS {
+            return Err(ModelError::new(format!(
+                "move search does not terminate: a move has more than {MAX_MOVE_TAGS} tags"
+            )));
+        }
+        let h = self.prefix_hashes[position] ^ tag_contribution(position, tag);
+        self.prefix_hashes.truncate(position + 1);
+        self.prefix_hashes.push(h);
+        self.tags.push(tag);
+        if p.visibility_changes {
+            let table = &p.key_tables[p.visible_table as usize];
+            let mut mask = 0u64;
+            for (k, &player) in p.players.iter().enumerate().take(64) {
+                if let Some(slot) = table.slot(player) {
+                    if self.values[(p.visible_base + slot) as usize] == p.one {
+                        mask |= 1 << k;
+                    }
+                }
+            }
+            self.tag_visibility.truncate(position);
+            self.tag_visibility.push(mask);
+        }
+        Ok(())
+    }
+
+    fn truncate_tags(&mut self, len: usize) {
+        self.tags.truncate(len);
+    }
+
+    fn complete_move(
+        &mut self,
+        p: &Program,
+        target: u32,
+        player: u32,
+        sink: &mut Sink<'_>,
+    ) -> Result<(), ModelError> {
+        let prefix = self.prefix_hashes[self.tags.len()];
+        match sink {
+            Sink::Count { seen } => {
+                seen.insert(prefix);
+            }
+            Sink::Moves { index, found } => {
+                let slot = p.player_slot;
+                let old = self.values[slot as usize];
+                let hash = self.hash ^ contribution(slot, old) ^ contribution(slot, player);
+                if let Some(&existing) = index.get(&prefix) {
+                    let previous = &found[existing].next;
+                    let same = previous.node == target
+                        && previous.hash == hash
+                        && previous.values.iter().enumerate().all(|(k, &v)| {
+                            v == if k as u32 == slot {
+                                player
+                            } else {
+                                self.values[k]
+                            }
+                        });
+                    if !same {
+                        return Err(ModelError::new(format!(
+                            "ambiguous move: the tag sequence \"{}\" leads to different states",
+                            self.tags
+                                .iter()
+                                .map(|&t| p.symbol(t))
+                                .collect::<Vec<_>>()
+                                .join(" ")
+                        )));
+                    }
+                    return Ok(());
+                }
+                let mut values: Box<[u32]> = self.values.clone().into_boxed_slice();
+                values[slot as usize] = player;
+                index.insert(prefix, found.len());
+                found.push(FoundMove {
+                    tags: self.tags.clone().into_boxed_slice(),
+                    visibility: p.visibility_changes.then(|| {
+                        self.tag_visibility[..self.tags.len()]
+                            .to_vec()
+                            .into_boxed_slice()
+                    }),
+                    next: State {
+                        node: target,
+                        values,
+                        hash,
+                    },
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// `? from -> to` on the current semistate (restored afterwards).
+    fn reachable(&mut self, p: &Program, from: u32, to: u32, depth: usize) -> Result<bool, Fault> {
+        if from == to {
+            return Ok(true);
+        }
+        let key = (from, to, self.hash);
+        if let Some(&known) = self.reach_cache.get(&key) {
+            return Ok(known);
+        }
+        let mut level = self.level(depth);
+        let result = self.search_reach(p, from, to, &mut level, depth);
+        self.levels[depth] = level;
+        let found = result?;
+        if self.reach_cache.len() < 1 << 20 {
+            self.reach_cache.insert(key, found);
+        }
+        Ok(found)
+    }
+
+    #[inline]
+    fn enter_reach(
+        &mut self,
+        p: &Program,
+        level: &mut Level,
+        node: u32,
+        target: u32,
+        mark: usize,
+    ) -> Enter {
+        if node == target {
+            return Enter::Found;
+        }
+        if p.node_info[node as usize].visit_in_reach
+            && !level.visited.insert(self.visited_key(node, false))
+        {
+            return Enter::Skipped;
+        }
+        let range = p.edges_of(node);
+        level.stack.push(Frame {
+            node,
+            edge: range.start as u32,
+            edge_end: range.end as u32,
+            alternative: 0,
+            undo_mark: mark as u32,
+            tags_len: 0,
+        });
+        Enter::Pushed
+    }
+
+    fn search_reach(
+        &mut self,
+        p: &Program,
+        from: u32,
+        to: u32,
+        level: &mut Level,
+        depth: usize,
+    ) -> Result<bool, Fault> {
+        let base_mark = self.log.len();
+        self.enter_reach(p, level, from, to, base_mark);
+        while let Some(frame) = level.stack.last_mut() {
+            if frame.edge == frame.edge_end {
+                let frame = level.stack.pop().expect("non-empty");
+                self.undo_to(frame.undo_mark as usize);
+                continue;
+            }
+            self.steps += 1;
+            if self.steps > self.step_limit {
+                self.undo_to(base_mark);
+                return Err(Fault::Map(format!(
+                    "reachability search does not terminate: more than {} steps",
+                    self.step_limit
+                )));
+            }
+            let edge = &p.edges[frame.edge as usize];
+            let mark = self.log.len();
+            let passes = match &edge.action {
+                Action::AssignAny { target, symbols } => {
+                    let symbol = symbols[frame.alternative as usize];
+                    frame.alternative += 1;
+                    if frame.alternative as usize == symbols.len() {
+                        frame.alternative = 0;
+                        frame.edge += 1;
+                    }
+                    self.assign_symbol(p, target, symbol)?;
+                    true
+                }
+                action => {
+                    frame.edge += 1;
+                    match self.perform(p, action, depth + 1) {
+                        Ok(passes) => passes,
+                        Err(fault) => {
+                            self.undo_to(base_mark);
+                            return Err(fault);
+                        }
+                    }
+                }
+            };
+            if passes {
+                match self.enter_reach(p, level, edge.target, to, mark) {
+                    Enter::Found => {
+                        self.undo_to(base_mark);
+                        return Ok(true);
+                    }
+                    Enter::Skipped => self.undo_to(mark),
+                    Enter::Pushed => {}
+                }
+            } else {
+                self.undo_to(mark);
+            }
+        }
+        Ok(false)
+    }
+
+    // ---- state access ------------------------------------------------------------
+
+    #[inline]
+    fn set(&mut self, slot: u32, value: u32) {
+        let old = self.values[slot as usize];
+        if old != value {
+            self.log.push((slot, old));
+            self.hash ^= contribution(slot, old) ^ contribution(slot, value);
+            self.values[slot as usize] = value;
+        }
+    }
+
+    #[inline]
+    fn undo_to(&mut self, mark: usize) {
+        while self.log.len() > mark {
+            let (slot, old) = self.log.pop().expect("non-empty");
+            let current = self.values[slot as usize];
+            self.hash ^= contribution(slot, current) ^ contribution(slot, old);
+            self.values[slot as usize] = old;
+        }
+    }
+
+    #[inline]
+    fn scalar(&self, p: &Program, s: &Scalar) -> Result<u32, Fault> {
+        match s {
+            Scalar::Symbol(id) => Ok(*id),
+            Scalar::Slot(slot) => Ok(self.values[*slot as usize]),
+            Scalar::Access(path) => {
+                let offset = self.offset(p, path.base, &path.steps)?;
+                Ok(match path.space {
+                    Space::State => self.values[offset as usize],
+                    Space::Pool => p.pool[offset as usize],
+                })
+            }
+        }
+    }
+
+    /// The slot reached from `base` by the access steps.
+    #[inline]
+    fn offset(&self, p: &Program, base: u32, steps: &[Step]) -> Result<u32, Fault> {
+        let mut offset = base;
+        for step in steps {
+            let key = self.scalar(p, &step.key)?;
+            match p.key_tables[step.table as usize].slot(key) {
+                Some(slot) => offset += slot * step.stride,
+                None => {
+                    return Err(Fault::InvalidKey {
+                        symbol: key,
+                        table: step.table,
+                    })
+                }
+            }
+        }
+        Ok(offset)
+    }
+
+    fn equal(&mut self, p: &Program, lhs: &Operand, rhs: &Operand) -> Result<bool, Fault> {
+        match (lhs, rhs) {
+            (Operand::Scalar(a), Operand::Scalar(b)) => {
+                Ok(self.scalar(p, a)? == self.scalar(p, b)?)
+            }
+            (Operand::Region(a), Operand::Region(b)) => {
+                let oa = self.offset(p, a.path.base, &a.path.steps)?;
+                let ob = self.offset(p, b.path.base, &b.path.steps)?;
+                self.scratch.clear();
+                self.read_region(p, a.path.space, oa, a.layout.size());
+                let left_len = self.scratch.len();
+                if a.layout == b.layout {
+                    self.read_region(p, b.path.space, ob, b.layout.size());
+                    let (l, r) = self.scratch.split_at(left_len);
+                    return Ok(l == r);
+                }
+                // Different layouts of assignable types: compare through the
+                // left map's keys.
+                let left: Vec<u32> = self.scratch.clone();
+                let mut converted = vec![0u32; a.layout.size() as usize];
+                let source: Vec<u32> = match b.path.space {
+                    Space::State => self.values.clone(),
+                    Space::Pool => p.pool.clone(),
+                };
+                copy_value(
+                    &p.key_tables,
+                    &source,
+                    ob,
+                    &b.layout,
+                    &mut converted,
+                    0,
+                    &a.layout,
+                )
+                .map_err(Fault::Map)?;
+                Ok(left == converted)
+            }
+            _ => Err(Fault::Map("a map compared with a symbol".into())),
+        }
+    }
+
+    fn read_region(&mut self, p: &Program, space: Space, offset: u32, size: u32) {
+        let range = offset as usize..(offset + size) as usize;
+        match space {
+            Space::State => self.scratch.extend_from_slice(&self.values[range]),
+            Space::Pool => self.scratch.extend_from_slice(&p.pool[range]),
+        }
+    }
+
+    #[inline]
+    fn assign_symbol(&mut self, p: &Program, target: &Target, symbol: u32) -> Result<(), Fault> {
+        let offset = self.offset(p, target.base, &target.steps)?;
+        self.set(offset, symbol);
+        Ok(())
+    }
+
+    fn assign(&mut self, p: &Program, target: &Target, value: &Operand) -> Result<(), Fault> {
+        // Every key and the right side are evaluated before the write.
+        let offset = self.offset(p, target.base, &target.steps)?;
+        match value {
+            Operand::Scalar(s) => {
+                let v = self.scalar(p, s)?;
+                self.set(offset, v);
+            }
+            Operand::Region(region) => {
+                let source_offset = self.offset(p, region.path.base, &region.path.steps)?;
+                let size = target.layout.size() as usize;
+                let mut buffer = vec![0u32; size];
+                let source: &[u32] = match region.path.space {
+                    Space::State => &self.values,
+                    Space::Pool => &p.pool,
+                };
+                copy_value(
+                    &p.key_tables,
+                    source,
+                    source_offset,
+                    &region.layout,
+                    &mut buffer,
+                    0,
+                    &target.layout,
+                )
+                .map_err(Fault::Map)?;
+                for (k, v) in buffer.into_iter().enumerate() {
+                    self.set(offset + k as u32, v);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn fault(&self, p: &Program, fault: Fault, node: u32) -> ModelError {
+        match fault {
+            Fault::InvalidKey { symbol, table } => {
+                let keys: Vec<&str> = p.key_tables[table as usize]
+                    .symbols
+                    .iter()
+                    .take(8)
+                    .map(|&s| p.symbol(s))
+                    .collect();
+                ModelError::new(format!(
+                    "invalid access in node {}: key {} is not in the map's key type {{ {}{} }}",
+                    p.node_name(node),
+                    p.symbol(symbol),
+                    keys.join(", "),
+                    if p.key_tables[table as usize].symbols.len() > 8 {
+                        ", ..."
+                    } else {
+                        ""
+                    }
+                ))
+            }
+            Fault::Map(message) => {
+                ModelError::new(format!("in node {}: {message}", p.node_name(node)))
+            }
+        }
+    }
+}

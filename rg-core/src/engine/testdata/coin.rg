@@ -1,0 +1,17 @@
+type Player = { a };
+type Score = { 0, 100 };
+type Side = { heads, tails };
+var coin: Side = tails;
+begin, s0: player = a;
+s0, toss: player = random;
+toss, h: $ h1;
+toss, h: $ h2;
+toss, t: $ t;
+h, flipped: coin = heads;
+t, flipped: ;
+flipped, score: player = keeper;
+score, win: coin == heads;
+score, lose: coin != heads;
+win, won: goals[a] = 100;
+won, end: player = keeper;
+lose, end: player = keeper;

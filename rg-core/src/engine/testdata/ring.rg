@@ -1,0 +1,18 @@
+type Player = { a, b };
+type Score = { 0 };
+type Cell = { c0, c1, c2, c3 };
+const cw: Cell -> Cell = { :c0, c0: c1, c1: c2, c2: c3 };
+const ccw: Cell -> Cell = { :c3, c1: c0, c2: c1, c3: c2 };
+var pos: Cell = c0;
+begin, turnA: player = a;
+turnA, walkA: ;
+walkA, walkA: pos = cw[pos];
+walkA, walkA: pos = ccw[pos];
+walkA, doneA: $$ pos;
+doneA, turnB: player = b;
+turnB, walkB: ;
+walkB, walkB: pos = cw[pos];
+walkB, walkB: pos = ccw[pos];
+walkB, doneB: $$ pos;
+doneB, fin: player = keeper;
+fin, end: player = keeper;

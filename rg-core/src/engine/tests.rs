@@ -1,0 +1,159 @@
+//! Engine tests on the self-contained games of rg.md §8.2.
+
+use super::*;
+use crate::model::{list_moves, perft, Budget};
+
+const TIC_TAC_TOE: &str = include_str!("testdata/tictactoe.rg");
+const BIASED_COIN: &str = include_str!("testdata/coin.rg");
+const RING_WALK: &str = include_str!("testdata/ring.rg");
+const MINIMAL: &str = "type Player = { x };\ntype Score = { 0 };\nbegin, end: player = keeper;\n";
+
+fn engine(source: &str, expose_keeper: bool) -> Engine {
+    Engine::from_source(
+        source,
+        EngineOptions {
+            expose_keeper,
+            ..EngineOptions::default()
+        },
+    )
+    .unwrap_or_else(|d| panic!("{d:?}"))
+}
+
+fn perfts(source: &str, depth: u32, expose_keeper: bool) -> Vec<u64> {
+    let e = engine(source, expose_keeper);
+    let initial = e.initial().unwrap();
+    (0..=depth)
+        .map(|d| perft(&e, &initial, d, &mut Budget::unlimited()).unwrap())
+        .collect()
+}
+
+#[test]
+fn tic_tac_toe_perft_both_keeper_modes() {
+    let expected = vec![1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872];
+    assert_eq!(perfts(TIC_TAC_TOE, 9, true), expected);
+    assert_eq!(perfts(TIC_TAC_TOE, 9, false), expected);
+}
+
+#[test]
+fn biased_coin_merges_random_outcomes() {
+    assert_eq!(perfts(BIASED_COIN, 4, true), vec![1, 1, 2, 0, 0]);
+    assert_eq!(perfts(BIASED_COIN, 4, false), vec![1, 1, 2, 0, 0]);
+}
+
+#[test]
+fn ring_walk_needs_the_visited_set() {
+    assert_eq!(perfts(RING_WALK, 4, true), vec![1, 4, 16, 0, 0]);
+}
+
+#[test]
+fn minimal_game() {
+    assert_eq!(perfts(MINIMAL, 3, true), vec![1, 0, 0, 0]);
+    assert_eq!(perfts(MINIMAL, 3, false), vec![1, 0, 0, 0]);
+}
+
+#[test]
+fn moves_of_the_reference_states() {
+    let e = engine(TIC_TAC_TOE, true);
+    let s0 = e.initial().unwrap();
+    // At `/` the keeper has one empty move.
+    assert_eq!(e.current_player(&s0), Player::Keeper);
+    assert_eq!(list_moves(&e, &s0).unwrap(), vec![String::new()]);
+    let mut moves = Vec::new();
+    e.legal_moves(&s0, &mut moves).unwrap();
+    let mut s1 = s0.clone();
+    e.apply(&mut s1, &moves[0]).unwrap();
+    let listed = list_moves(&e, &s1).unwrap();
+    assert_eq!(listed.len(), 9);
+    assert_eq!(listed[0], "0 0");
+    assert_eq!(listed[8], "2 2");
+    let coin = engine(BIASED_COIN, false);
+    let s = coin.initial().unwrap();
+    assert_eq!(list_moves(&coin, &s).unwrap(), vec![String::new()]);
+    let mut moves = Vec::new();
+    coin.legal_moves(&s, &mut moves).unwrap();
+    let mut s2 = s.clone();
+    coin.apply(&mut s2, &moves[0]).unwrap();
+    assert_eq!(coin.current_player(&s2), Player::Random);
+    assert_eq!(list_moves(&coin, &s2).unwrap(), vec!["h1", "h2", "t"]);
+    let ring = engine(RING_WALK, false);
+    let s = ring.initial().unwrap();
+    assert_eq!(list_moves(&ring, &s).unwrap(), vec!["c0", "c1", "c2", "c3"]);
+}
+
+#[test]
+fn keeper_with_two_moves_is_an_error() {
+    let source = "type Player = { x };\ntype Score = { 0 };\nbegin, a: $ t;\nbegin, a: $ u;\na, end: player = keeper;\n";
+    let e = engine(source, false);
+    let err = e.initial().unwrap_err();
+    assert_eq!(
+        err.message,
+        "keeper had 2 moves in node begin; it must have exactly one"
+    );
+}
+
+#[test]
+fn stuck_keeper_is_an_error() {
+    let source = "type Player = { x };\ntype Score = { 0 };\nvar v: Bool = 0;\nbegin, a: v == 1;\na, end: player = keeper;\nbegin, end: ;\n";
+    let err = engine(source, false).initial().unwrap_err();
+    assert!(err.message.starts_with("game unexpectedly ended"), "{err}");
+}
+
+#[test]
+fn ambiguous_moves_are_reported() {
+    let source = "type Player = { x };\ntype Score = { 0 };\nvar v: Bool = 0;\nbegin, a: player = x;\na, b: $ t;\nb, c: v = 1;\nb, c: ;\nc, end: player = keeper;\n";
+    let e = engine(source, false);
+    let s = e.initial().unwrap();
+    let err = e.legal_moves(&s, &mut Vec::new()).unwrap_err();
+    assert!(err.message.contains("ambiguous move"), "{err}");
+}
+
+#[test]
+fn invalid_access_is_reported_with_its_node() {
+    let source = "type Player = { x };\ntype Score = { 0 };\ntype K = { a, b };\nvar m: K -> K = { :a };\nvar k: { a, b, c } = c;\nbegin, n: m[k] == a;\nn, end: player = keeper;\n";
+    let err = engine(source, false).initial().unwrap_err();
+    assert_eq!(
+        err.message,
+        "invalid access in node begin: key c is not in the map's key type { a, b }"
+    );
+}
+
+#[test]
+fn a_tag_cycle_hits_the_guard() {
+    let source = "type Player = { x };\ntype Score = { 0 };\nbegin, a: player = x;\na, b: $ t;\nb, a: ;\nb, c: player = keeper;\nc, end: player = keeper;\n";
+    let e = Engine::from_source(
+        source,
+        EngineOptions {
+            expose_keeper: false,
+            step_limit: 10_000,
+        },
+    )
+    .unwrap();
+    let s = e.initial().unwrap();
+    let err = e.legal_moves(&s, &mut Vec::new()).unwrap_err();
+    assert!(err.message.contains("does not terminate"), "{err}");
+}
+
+#[test]
+fn map_values_compare_extensionally_and_copy() {
+    let source = "type Player = { x };\ntype Score = { 0, 1 };\ntype K = { a, b };\n\
+        const full: K -> Bool = { :1 };\nconst sparse: K -> Bool = { :0, a: 1, b: 1 };\n\
+        var m: K -> Bool = { :0 };\n\
+        begin, c: m = full;\nc, d: m == sparse;\nd, e: goals[x] = 1;\ne, end: player = keeper;\n";
+    let e = engine(source, false);
+    let s = e.initial().unwrap();
+    assert!(e.is_terminal(&s));
+    assert_eq!(e.goals(&s), vec![1]);
+}
+
+#[test]
+fn visibility_hides_tags() {
+    let source = "type Player = { a, b };\ntype Score = { 0 };\nbegin, s: player = a;\n\
+        s, h: visible[b] = 0;\nh, t: $ secret;\nt, v: visible[b] = 1;\nv, p: $ open;\np, q: player = keeper;\nq, end: player = keeper;\n";
+    let e = engine(source, false);
+    let s = e.initial().unwrap();
+    let mut moves = Vec::new();
+    e.legal_moves(&s, &mut moves).unwrap();
+    assert_eq!(e.format_move(&moves[0]), "secret open");
+    assert_eq!(e.obfuscated(&moves[0], 0), vec!["secret", "open"]);
+    assert_eq!(e.obfuscated(&moves[0], 1), vec!["open"]);
+}

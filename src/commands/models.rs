@@ -1,0 +1,55 @@
+//! Choosing and building the model that runs a game, per language and
+//! `--via`, and running generic code over it.
+//!
+//! Commands are written once, generically over `ForwardModel`; a
+//! [`ModelTask`] is handed to [`with_model`], which builds the model the
+//! user asked for and runs the task on it.
+
+use rg_core::engine::{Engine, EngineOptions};
+use rg_core::model::ForwardModel;
+
+use crate::cli::ModelArgs;
+use crate::source::{CliError, Language, Source};
+
+/// Generic work over a model.
+pub trait ModelTask {
+    type Output;
+    fn run<M: ForwardModel>(self, model: &M, description: &str) -> Result<Self::Output, CliError>;
+}
+
+/// Builds the model selected by the file's language and `--via`, then runs
+/// `task` on it.
+pub fn with_model<T: ModelTask>(
+    source: &Source,
+    args: &ModelArgs,
+    task: T,
+) -> Result<T::Output, CliError> {
+    let via = args.via.as_deref();
+    match (source.language, via) {
+        (Language::Rg, None | Some("rg")) => {
+            let engine = rg_engine(source, args)?;
+            task.run(&engine, "RG engine")
+        }
+        (language, Some(other)) => Err(CliError::Usage(format!(
+            "--via {other} is not available for .{} files",
+            language.name()
+        ))),
+        (language, None) => Err(CliError::Usage(format!(
+            "running .{} files is not supported yet",
+            language.name()
+        ))),
+    }
+}
+
+pub fn rg_engine(source: &Source, args: &ModelArgs) -> Result<Engine, CliError> {
+    let options = EngineOptions {
+        expose_keeper: args.expose_keeper,
+        ..EngineOptions::default()
+    };
+    Engine::from_source(&source.text, options).map_err(|d| source.invalid(&d))
+}
+
+/// A model failure at run time, as a command error.
+pub fn runtime_error(source: &Source, error: impl std::fmt::Display) -> CliError {
+    CliError::Failed(format!("error: {}: {error}", source.name()))
+}
