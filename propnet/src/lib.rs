@@ -2,3 +2,11 @@
 
 pub mod datalog;
 pub mod naming;
+pub mod ground;
+mod hash;
+
+pub use ground::{ground, GroundProgram, GroundingError, GroundingLimits};
+pub mod model;
+pub mod net;
+
+pub use model::{PropnetModel, PropnetMove, PropnetState};

@@ -11,7 +11,9 @@ pub mod deps;
 pub mod display;
 pub mod normalize;
 pub mod strata;
+pub mod to_datalog;
 pub mod validate;
 
 pub use validate::{load, validate, Game};
 pub use reasoner::{joint_perft, GdlMove, Reasoner, ReasonerLimits, ReasonerState};
+pub use to_datalog::to_datalog;

@@ -1,0 +1,547 @@
+//! Grounding (gdl.md §5): exact evaluation of the static relations, then
+//! instantiation of the dynamic rules by relaxed reachability — every
+//! substitution found joins against atoms that may be true in some
+//! reachable state, so no domain product is ever formed — then the
+//! simplification of §5.7.
+
+mod facts;
+mod join;
+mod program;
+mod simplify;
+pub mod terms;
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use petgraph::algo::tarjan_scc;
+use petgraph::graph::DiGraph;
+
+use crate::datalog::{Atom, Literal, Program, Rule, Term, Vocabulary};
+use crate::hash::{FxMap, FxSet};
+use facts::FactTable;
+use join::{find_instance, instantiate, refresh_indexes, Interrupt, Join, Mode, Plan, PlanCompiler, RelId, Relations};
+pub use program::{AtomId, GroundAtom, GroundLiteral, GroundProgram, GroundRule, GroundingStats};
+pub use terms::{GroundTerms, TermId};
+
+/// Explicit bounds, so that a game too large to ground fails with a clear
+/// error instead of exhausting memory.
+#[derive(Clone, Debug)]
+pub struct GroundingLimits {
+    /// Ground atoms (static and possibly-true dynamic ones).
+    pub max_atoms: usize,
+    /// Ground rule instances.
+    pub max_rules: usize,
+    /// Wall-clock time for grounding.
+    pub max_time: Option<Duration>,
+}
+
+impl Default for GroundingLimits {
+    fn default() -> Self {
+        GroundingLimits {
+            max_atoms: 3_000_000,
+            max_rules: 3_000_000,
+            max_time: Some(Duration::from_secs(60)),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GroundingError {
+    #[error("grounding exceeded {limit} atoms (relation {relation} has {count})")]
+    TooManyAtoms {
+        limit: usize,
+        relation: String,
+        count: usize,
+    },
+    #[error("grounding exceeded {limit} rule instances (the rules for {relation} produced {count})")]
+    TooManyRules {
+        limit: usize,
+        relation: String,
+        count: usize,
+    },
+    #[error("grounding exceeded the time limit of {limit:.1?} while instantiating the rules for {relation}")]
+    Time { limit: Duration, relation: String },
+    #[error("cannot ground: {0}")]
+    Invalid(String),
+}
+
+struct CompiledRule {
+    rule: usize,
+    head: RelId,
+    full: Plan,
+    deltas: Vec<(RelId, Plan)>,
+}
+
+struct Grounder<'p> {
+    program: &'p Program,
+    vocabulary: Vocabulary,
+    symbols: crate::datalog::SymbolTable,
+    /// The program's rules followed by the pseudo-rules linking
+    /// `init`/`next` to `true` and `legal` to `does`.
+    rules: Vec<Rule>,
+    relations: Relations,
+    terms: GroundTerms,
+    tables: Vec<FactTable>,
+    limits: GroundingLimits,
+    deadline: Option<Instant>,
+    atoms: usize,
+}
+
+/// Grounds a program (GDL vocabulary by name: `role`, `true`, `does`, …).
+pub fn ground(program: &Program, limits: &GroundingLimits) -> Result<GroundProgram, GroundingError> {
+    let mut symbols = program.symbols.clone();
+    let vocabulary = Vocabulary::intern(&mut symbols);
+    let mut rules = program.rules.clone();
+    let var = |name: &str| vec![name.to_string()];
+    let unary = |relation, v: u32| Atom {
+        relation,
+        args: vec![Term::Variable(v)],
+    };
+    for source in [vocabulary.init, vocabulary.next] {
+        rules.push(Rule {
+            head: unary(vocabulary.true_, 0),
+            body: vec![Literal::Positive(unary(source, 0))],
+            variable_names: var("?f"),
+        });
+    }
+    let binary = |relation| Atom {
+        relation,
+        args: vec![Term::Variable(0), Term::Variable(1)],
+    };
+    rules.push(Rule {
+        head: binary(vocabulary.does),
+        body: vec![Literal::Positive(binary(vocabulary.legal))],
+        variable_names: vec!["?r".into(), "?a".into()],
+    });
+    let mut grounder = Grounder {
+        program,
+        vocabulary,
+        symbols,
+        rules,
+        relations: Relations::default(),
+        terms: GroundTerms::default(),
+        tables: Vec::new(),
+        limits: limits.clone(),
+        deadline: limits.max_time.map(|d| Instant::now() + d),
+        atoms: 0,
+    };
+    grounder.run()
+}
+
+impl Grounder<'_> {
+    fn rel_name(&self, rel: RelId) -> String {
+        self.symbols.name(self.relations.info[rel].symbol).to_string()
+    }
+
+    fn run(&mut self) -> Result<GroundProgram, GroundingError> {
+        let v = self.vocabulary;
+        for (s, arity) in [
+            (v.role, 1),
+            (v.init, 1),
+            (v.true_, 1),
+            (v.does, 2),
+            (v.next, 1),
+            (v.legal, 2),
+            (v.goal, 2),
+            (v.terminal, 0),
+        ] {
+            self.relations.id(s, arity);
+        }
+        let mut edges = Vec::new();
+        for (i, rule) in self.rules.iter().enumerate() {
+            let head = self.relations.id(rule.head.relation, rule.head.args.len());
+            for literal in &rule.body {
+                if let Literal::Positive(a) | Literal::Negative(a) = literal {
+                    let body = self.relations.id(a.relation, a.args.len());
+                    if i < self.program.rules.len() {
+                        edges.push((body, head));
+                    }
+                }
+            }
+        }
+        let n = self.relations.info.len();
+        self.tables = self.relations.info.iter().map(|r| FactTable::new(r.arity)).collect();
+        // Dynamic: reachable from `true` or `does` (relation level).
+        let mut dynamic = vec![false; n];
+        let mut stack = vec![
+            self.relations.id(v.true_, 1),
+            self.relations.id(v.does, 2),
+        ];
+        for &s in &stack {
+            dynamic[s] = true;
+        }
+        while let Some(r) = stack.pop() {
+            for &(a, b) in &edges {
+                if a == r && !dynamic[b] {
+                    dynamic[b] = true;
+                    stack.push(b);
+                }
+            }
+        }
+        for (r, info) in self.relations.info.iter_mut().enumerate() {
+            info.is_static = !dynamic[r];
+        }
+        self.evaluate_static(&edges)?;
+        let static_atoms = self.atoms;
+        let (compiled, rounds) = self.relaxed_fixpoint()?;
+        let possible_atoms = self.atoms - static_atoms;
+        let mut output = self.emit(&compiled)?;
+        output.stats = GroundingStats {
+            static_atoms,
+            possible_atoms,
+            rounds,
+            instances: output.rules.len(),
+        };
+        simplify::simplify(&mut output);
+        Ok(output)
+    }
+
+    fn sizes(&self) -> Vec<f64> {
+        self.relations
+            .info
+            .iter()
+            .zip(&self.tables)
+            .map(|(info, table)| {
+                if info.is_static {
+                    table.len() as f64
+                } else {
+                    100.0
+                }
+            })
+            .collect()
+    }
+
+    fn compile(&mut self, rule_index: usize, mode: Mode, recursive: &dyn Fn(RelId) -> bool) -> CompiledRule {
+        let sizes = self.sizes();
+        let size_of = |r: RelId| sizes.get(r).copied().unwrap_or(100.0);
+        let rule = &self.rules[rule_index];
+        let mut compiler = PlanCompiler {
+            relations: &mut self.relations,
+            terms: &mut self.terms,
+            sizes: &size_of,
+        };
+        let head = compiler.relations.id(rule.head.relation, rule.head.args.len());
+        let full = compiler.compile(rule, mode, None);
+        let mut deltas = Vec::new();
+        for (i, literal) in rule.body.iter().enumerate() {
+            if let Literal::Positive(a) = literal {
+                let rel = compiler.relations.id(a.relation, a.args.len());
+                if recursive(rel) {
+                    deltas.push((rel, compiler.compile(rule, mode, Some(i))));
+                }
+            }
+        }
+        CompiledRule {
+            rule: rule_index,
+            head,
+            full,
+            deltas,
+        }
+    }
+
+    /// M0: the static relations, exactly, component by component.
+    fn evaluate_static(&mut self, edges: &[(RelId, RelId)]) -> Result<(), GroundingError> {
+        let n = self.relations.info.len();
+        let mut graph = DiGraph::<RelId, ()>::new();
+        let nodes: Vec<_> = (0..n).map(|r| graph.add_node(r)).collect();
+        for &(a, b) in edges {
+            if self.relations.info[a].is_static && self.relations.info[b].is_static {
+                graph.add_edge(nodes[a], nodes[b], ());
+            }
+        }
+        let mut sccs = tarjan_scc(&graph);
+        sccs.reverse();
+        let mut rules_by_head: HashMap<RelId, Vec<usize>> = HashMap::new();
+        for (i, rule) in self.rules.iter().enumerate().take(self.program.rules.len()) {
+            let head = self.relations.get(rule.head.relation, rule.head.args.len()).unwrap_or(0);
+            if self.relations.info[head].is_static {
+                rules_by_head.entry(head).or_default().push(i);
+            }
+        }
+        for scc in sccs {
+            let members: Vec<RelId> = scc.iter().map(|&node| graph[node]).collect();
+            if !self.relations.info[members[0]].is_static {
+                continue;
+            }
+            let rule_ids: Vec<usize> = members
+                .iter()
+                .flat_map(|r| rules_by_head.get(r).cloned().unwrap_or_default())
+                .collect();
+            if rule_ids.is_empty() {
+                continue;
+            }
+            let recursive = members.len() > 1 || graph.contains_edge(scc[0], scc[0]);
+            let compiled: Vec<CompiledRule> = rule_ids
+                .iter()
+                .map(|&i| self.compile(i, Mode::Exact, &|r| recursive && members.contains(&r)))
+                .collect();
+            self.fixpoint(&compiled, recursive)?;
+        }
+        Ok(())
+    }
+
+    /// The possibly-true dynamic atoms (gdl.md §5.4).
+    fn relaxed_fixpoint(&mut self) -> Result<(Vec<CompiledRule>, usize), GroundingError> {
+        let dynamic_rules: Vec<usize> = (0..self.rules.len())
+            .filter(|&i| {
+                let head = &self.rules[i].head;
+                self.relations
+                    .get(head.relation, head.args.len())
+                    .is_some_and(|r| !self.relations.info[r].is_static)
+            })
+            .collect();
+        let info: Vec<bool> = self.relations.info.iter().map(|r| r.is_static).collect();
+        let compiled: Vec<CompiledRule> = dynamic_rules
+            .iter()
+            .map(|&i| self.compile(i, Mode::Relaxed, &|r| !info.get(r).copied().unwrap_or(true)))
+            .collect();
+        let rounds = self.fixpoint(&compiled, true)?;
+        Ok((compiled, rounds))
+    }
+
+    fn join<'a>(&'a self, delta: (usize, usize), max_matches: usize) -> Join<'a> {
+        Join {
+            tables: &self.tables,
+            relations: &self.relations,
+            terms: &self.terms,
+            delta,
+            max_matches,
+            deadline: self.deadline,
+            work: std::cell::Cell::new(0),
+        }
+    }
+
+    fn interrupted(&self, interrupt: Interrupt, head: RelId) -> GroundingError {
+        match interrupt {
+            Interrupt::Deadline => GroundingError::Time {
+                limit: self.limits.max_time.unwrap_or_default(),
+                relation: self.rel_name(head),
+            },
+            Interrupt::TooManyMatches => GroundingError::TooManyRules {
+                limit: self.limits.max_rules,
+                relation: self.rel_name(head),
+                count: self.limits.max_rules,
+            },
+        }
+    }
+
+    fn check_time(&self, head: RelId) -> Result<(), GroundingError> {
+        match self.deadline {
+            Some(d) if Instant::now() >= d => Err(self.interrupted(Interrupt::Deadline, head)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Semi-naive fixpoint of the given rules; returns the number of rounds.
+    fn fixpoint(&mut self, compiled: &[CompiledRule], recursive: bool) -> Result<usize, GroundingError> {
+        let n = self.tables.len();
+        let mut round_start: Vec<usize> = self.tables.iter().map(FactTable::len).collect();
+        let mut first = true;
+        let mut rounds = 0;
+        let mut matches: Vec<TermId> = Vec::new();
+        let mut tuple = Vec::new();
+        loop {
+            let before: Vec<usize> = self.tables.iter().map(FactTable::len).collect();
+            for c in compiled {
+                self.check_time(c.head)?;
+                let plans: Vec<(&Plan, (usize, usize))> = if first {
+                    vec![(&c.full, (0, 0))]
+                } else {
+                    c.deltas
+                        .iter()
+                        .filter(|(rel, _)| before[*rel] > round_start[*rel])
+                        .map(|(rel, plan)| (plan, (round_start[*rel], before[*rel])))
+                        .collect()
+                };
+                let slots = self.rules[c.rule].variable_names.len().max(1);
+                for (plan, delta) in plans {
+                    refresh_indexes(plan, &mut self.tables, &self.relations, &self.terms);
+                    let join = self.join(delta, self.limits.max_atoms.saturating_mul(slots));
+                    let mut env = vec![0; slots];
+                    let result = join.run(&plan.steps, &mut env, &mut matches);
+                    if let Err(interrupt) = result {
+                        return Err(match interrupt {
+                            Interrupt::TooManyMatches => self.too_many_atoms(c.head),
+                            other => self.interrupted(other, c.head),
+                        });
+                    }
+                    let head = &self.rules[c.rule].head;
+                    for env in matches.chunks(slots) {
+                        tuple.clear();
+                        for arg in &head.args {
+                            tuple.push(instantiate(&mut self.terms, arg, env));
+                        }
+                        if self.tables[c.head].insert(&tuple).1 {
+                            self.atoms += 1;
+                        }
+                    }
+                    matches.clear();
+                    if self.atoms > self.limits.max_atoms {
+                        return Err(self.too_many_atoms(c.head));
+                    }
+                }
+            }
+            if !recursive {
+                return Ok(rounds);
+            }
+            let grew = (0..n).any(|r| self.tables[r].len() > before[r]);
+            if !grew {
+                return Ok(rounds);
+            }
+            rounds += 1;
+            round_start = before;
+            first = false;
+        }
+    }
+
+    fn too_many_atoms(&self, fallback: RelId) -> GroundingError {
+        let (relation, count) = self
+            .tables
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, t)| t.len())
+            .map(|(r, t)| (r, t.len()))
+            .unwrap_or((fallback, 0));
+        GroundingError::TooManyAtoms {
+            limit: self.limits.max_atoms,
+            relation: self.rel_name(relation),
+            count,
+        }
+    }
+
+    /// The ground instances of the dynamic rules against the final atoms.
+    fn emit(&mut self, compiled: &[CompiledRule]) -> Result<GroundProgram, GroundingError> {
+        let v = self.vocabulary;
+        let mut atom_ids: FxMap<(RelId, u32), AtomId> = FxMap::default();
+        let mut atoms: Vec<GroundAtom> = Vec::new();
+        let mut rules: Vec<GroundRule> = Vec::new();
+        let mut seen: FxSet<GroundRule> = FxSet::default();
+        let mut per_relation: HashMap<RelId, usize> = HashMap::new();
+        let mut atom_of = |rel: RelId, row: u32, tables: &[FactTable], relations: &Relations| -> AtomId {
+            *atom_ids.entry((rel, row)).or_insert_with(|| {
+                atoms.push(GroundAtom {
+                    relation: relations.info[rel].symbol,
+                    args: tables[rel].row(row as usize).to_vec(),
+                });
+                (atoms.len() - 1) as AtomId
+            })
+        };
+        // Static outputs (e.g. `(legal robot noop)` as a fact) become constants.
+        for (symbol, arity) in [(v.legal, 2), (v.goal, 2), (v.terminal, 0), (v.next, 1)] {
+            let Some(rel) = self.relations.get(symbol, arity) else { continue };
+            if !self.relations.info[rel].is_static {
+                continue;
+            }
+            for row in 0..self.tables[rel].len() {
+                let head = atom_of(rel, row as u32, &self.tables, &self.relations);
+                rules.push(GroundRule { head, body: Vec::new() });
+            }
+        }
+        let mut matches: Vec<TermId> = Vec::new();
+        for c in compiled.iter().filter(|c| c.rule < self.program.rules.len()) {
+            self.check_time(c.head)?;
+            let rule = &self.rules[c.rule];
+            let slots = rule.variable_names.len().max(1);
+            refresh_indexes(&c.full, &mut self.tables, &self.relations, &self.terms);
+            let remaining = self.limits.max_rules.saturating_sub(rules.len()).saturating_add(1);
+            let join = self.join((0, 0), remaining.saturating_mul(slots));
+            let mut env = vec![0; slots];
+            if let Err(interrupt) = join.run(&c.full.steps, &mut env, &mut matches) {
+                drop(join);
+                let count = per_relation.get(&c.head).copied().unwrap_or(0) + matches.len() / slots;
+                return Err(match interrupt {
+                    Interrupt::TooManyMatches => GroundingError::TooManyRules {
+                        limit: self.limits.max_rules,
+                        relation: self.rel_name(c.head),
+                        count,
+                    },
+                    other => self.interrupted(other, c.head),
+                });
+            }
+            drop(join);
+            let mut tuple = Vec::new();
+            for env in matches.chunks(slots) {
+                tuple.clear();
+                tuple.extend(rule.head.args.iter().map(|t| find_instance(&self.terms, t, env).unwrap_or(u32::MAX)));
+                let Some(row) = self.tables[c.head].find(&tuple) else { continue };
+                let head = atom_of(c.head, row, &self.tables, &self.relations);
+                let mut body = Vec::new();
+                for literal in &rule.body {
+                    let (atom, positive) = match literal {
+                        Literal::Positive(a) => (a, true),
+                        Literal::Negative(a) => (a, false),
+                        _ => continue,
+                    };
+                    let Some(rel) = self.relations.get(atom.relation, atom.args.len()) else { continue };
+                    if self.relations.info[rel].is_static {
+                        continue;
+                    }
+                    tuple.clear();
+                    let values: Option<Vec<TermId>> =
+                        atom.args.iter().map(|t| find_instance(&self.terms, t, env)).collect();
+                    let row = values.and_then(|vals| self.tables[rel].find(&vals));
+                    match (row, positive) {
+                        (Some(row), _) => body.push(GroundLiteral {
+                            atom: atom_of(rel, row, &self.tables, &self.relations),
+                            positive,
+                        }),
+                        // A positive literal matched P, so it has a row.
+                        (None, true) => {}
+                        // Never possibly true: the negation always holds.
+                        (None, false) => {}
+                    }
+                }
+                body.sort_unstable();
+                body.dedup();
+                let ground_rule = GroundRule { head, body };
+                if seen.insert(ground_rule.clone()) {
+                    rules.push(ground_rule);
+                    *per_relation.entry(c.head).or_default() += 1;
+                }
+            }
+            matches.clear();
+            if rules.len() > self.limits.max_rules {
+                let (rel, count) = per_relation
+                    .iter()
+                    .max_by_key(|(_, &c)| c)
+                    .map(|(&r, &c)| (r, c))
+                    .unwrap_or((c.head, 0));
+                return Err(GroundingError::TooManyRules {
+                    limit: self.limits.max_rules,
+                    relation: self.rel_name(rel),
+                    count,
+                });
+            }
+        }
+        let rows = |symbol, arity, tables: &[FactTable], relations: &Relations| -> Vec<Vec<TermId>> {
+            relations
+                .get(symbol, arity)
+                .map(|r| (0..tables[r].len()).map(|i| tables[r].row(i).to_vec()).collect())
+                .unwrap_or_default()
+        };
+        let roles: Vec<TermId> = rows(v.role, 1, &self.tables, &self.relations)
+            .into_iter()
+            .map(|r| r[0])
+            .collect();
+        if roles.is_empty() {
+            return Err(GroundingError::Invalid("no role is defined".into()));
+        }
+        let initial: Vec<TermId> = rows(v.init, 1, &self.tables, &self.relations)
+            .into_iter()
+            .map(|r| r[0])
+            .collect();
+        Ok(GroundProgram {
+            symbols: self.symbols.clone(),
+            vocabulary: v,
+            terms: std::mem::take(&mut self.terms),
+            atoms,
+            rules,
+            roles,
+            initial,
+            base_facts: Vec::new(),
+            actions: Vec::new(),
+            goal_values: Vec::new(),
+            stats: GroundingStats::default(),
+        })
+    }
+}

@@ -1,0 +1,263 @@
+//! Simplification of the ground program (gdl.md §5.7): constant atoms are
+//! propagated through the rules, impossible inputs removed, and only what
+//! the outputs (`legal`, `goal`, `terminal`, and `next` of facts that are
+//! read) need is kept.
+
+use std::collections::VecDeque;
+
+use super::program::{AtomId, GroundLiteral, GroundProgram, GroundRule};
+use super::terms::TermId;
+use crate::hash::{FxMap, FxSet};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// `true(f)`
+    State(TermId),
+    /// `does(r, a)`
+    Action(TermId, TermId),
+    /// `next(f)`
+    Next(TermId),
+    /// `legal(r, a)`
+    Legal(TermId, TermId),
+    Output,
+    View,
+}
+
+pub fn simplify(program: &mut GroundProgram) {
+    let v = program.vocabulary;
+    let atom_count = program.atoms.len();
+    let kinds: Vec<Kind> = program
+        .atoms
+        .iter()
+        .map(|a| match (a.relation, a.args.as_slice()) {
+            (s, [f]) if s == v.true_ => Kind::State(*f),
+            (s, [r, x]) if s == v.does => Kind::Action(*r, *x),
+            (s, [f]) if s == v.next => Kind::Next(*f),
+            (s, [r, x]) if s == v.legal => Kind::Legal(*r, *x),
+            (s, [_, _]) if s == v.goal => Kind::Output,
+            (s, []) if s == v.terminal => Kind::Output,
+            _ => Kind::View,
+        })
+        .collect();
+    let mut next_of: FxMap<TermId, AtomId> = FxMap::default();
+    let mut state_of: FxMap<TermId, AtomId> = FxMap::default();
+    let mut legal_of: FxMap<(TermId, TermId), AtomId> = FxMap::default();
+    let mut action_of: FxMap<(TermId, TermId), AtomId> = FxMap::default();
+    for (i, kind) in kinds.iter().enumerate() {
+        let i = i as AtomId;
+        match *kind {
+            Kind::Next(f) => {
+                next_of.insert(f, i);
+            }
+            Kind::State(f) => {
+                state_of.insert(f, i);
+            }
+            Kind::Legal(r, a) => {
+                legal_of.insert((r, a), i);
+            }
+            Kind::Action(r, a) => {
+                action_of.insert((r, a), i);
+            }
+            _ => {}
+        }
+    }
+    let initial: FxSet<TermId> = program.initial.iter().copied().collect();
+    let rules = std::mem::take(&mut program.rules);
+    let mut alive: Vec<bool> = rules
+        .iter()
+        .map(|r| {
+            // A rule with both `a` and `(not a)` never fires.
+            !r.body
+                .iter()
+                .any(|l| r.body.contains(&GroundLiteral { atom: l.atom, positive: !l.positive }))
+        })
+        .collect();
+    let mut rules_of: Vec<Vec<usize>> = vec![Vec::new(); atom_count];
+    let mut occurrences: Vec<Vec<usize>> = vec![Vec::new(); atom_count];
+    for (i, rule) in rules.iter().enumerate() {
+        rules_of[rule.head as usize].push(i);
+        for l in &rule.body {
+            occurrences[l.atom as usize].push(i);
+        }
+    }
+    let mut alive_rules: Vec<usize> = rules_of
+        .iter()
+        .map(|rs| rs.iter().filter(|&&r| alive[r]).count())
+        .collect();
+    let mut open_literals: Vec<usize> = rules.iter().map(|r| r.body.len()).collect();
+    let mut value: Vec<Option<bool>> = vec![None; atom_count];
+    let mut queue: VecDeque<AtomId> = VecDeque::new();
+    let set = |atom: AtomId, b: bool, value: &mut Vec<Option<bool>>, queue: &mut VecDeque<AtomId>| {
+        if value[atom as usize].is_none() {
+            value[atom as usize] = Some(b);
+            queue.push_back(atom);
+        }
+    };
+    for (i, rule) in rules.iter().enumerate() {
+        if alive[i] && rule.body.is_empty() {
+            set(rule.head, true, &mut value, &mut queue);
+        }
+    }
+    for (a, kind) in kinds.iter().enumerate() {
+        let a = a as AtomId;
+        match *kind {
+            Kind::State(f) => {
+                if !initial.contains(&f) && next_of.get(&f).is_none_or(|&n| alive_rules[n as usize] == 0) {
+                    set(a, false, &mut value, &mut queue);
+                }
+            }
+            Kind::Action(r, x) => {
+                if legal_of.get(&(r, x)).is_none_or(|&l| alive_rules[l as usize] == 0) {
+                    set(a, false, &mut value, &mut queue);
+                }
+            }
+            _ => {
+                if alive_rules[a as usize] == 0 {
+                    set(a, false, &mut value, &mut queue);
+                }
+            }
+        }
+    }
+    while let Some(atom) = queue.pop_front() {
+        let Some(b) = value[atom as usize] else { continue };
+        // Consequences for the input atoms tied to this one.
+        match kinds[atom as usize] {
+            Kind::Next(f) if !b && !initial.contains(&f) => {
+                if let Some(&s) = state_of.get(&f) {
+                    set(s, false, &mut value, &mut queue);
+                }
+            }
+            Kind::Legal(r, x) if !b => {
+                if let Some(&d) = action_of.get(&(r, x)) {
+                    set(d, false, &mut value, &mut queue);
+                }
+            }
+            _ => {}
+        }
+        for &r in &occurrences[atom as usize] {
+            if !alive[r] {
+                continue;
+            }
+            let rule = &rules[r];
+            let mut killed = false;
+            for l in rule.body.iter().filter(|l| l.atom == atom) {
+                if l.positive != b {
+                    killed = true;
+                } else {
+                    open_literals[r] -= 1;
+                }
+            }
+            let head = rule.head as usize;
+            if killed {
+                alive[r] = false;
+                alive_rules[head] -= 1;
+                if alive_rules[head] == 0 && !matches!(kinds[head], Kind::State(_) | Kind::Action(..)) {
+                    set(rule.head, false, &mut value, &mut queue);
+                }
+            } else if open_literals[r] == 0 {
+                set(rule.head, true, &mut value, &mut queue);
+            }
+        }
+    }
+    // Keep what the outputs need.
+    let mut needed = vec![false; atom_count];
+    let mut work: Vec<AtomId> = Vec::new();
+    for (a, kind) in kinds.iter().enumerate() {
+        if matches!(kind, Kind::Legal(..) | Kind::Output) && value[a] != Some(false) {
+            needed[a] = true;
+            work.push(a as AtomId);
+        }
+    }
+    while let Some(a) = work.pop() {
+        let mut mark = |b: AtomId, work: &mut Vec<AtomId>| {
+            if !needed[b as usize] && value[b as usize] != Some(false) {
+                needed[b as usize] = true;
+                work.push(b);
+            }
+        };
+        if let Kind::State(f) = kinds[a as usize] {
+            if let Some(&n) = next_of.get(&f) {
+                mark(n, &mut work);
+            }
+        }
+        if value[a as usize].is_some() {
+            continue;
+        }
+        for &r in &rules_of[a as usize] {
+            if alive[r] {
+                for l in &rules[r].body {
+                    if value[l.atom as usize].is_none() {
+                        mark(l.atom, &mut work);
+                    }
+                }
+            }
+        }
+    }
+    // Rebuild with dense ids.
+    let mut new_id: Vec<Option<AtomId>> = vec![None; atom_count];
+    let old_atoms = std::mem::take(&mut program.atoms);
+    for (a, atom) in old_atoms.into_iter().enumerate() {
+        if needed[a] {
+            new_id[a] = Some(program.atoms.len() as AtomId);
+            program.atoms.push(atom);
+        }
+    }
+    let mut seen: FxSet<GroundRule> = FxSet::default();
+    for (a, &v) in value.iter().enumerate() {
+        if let (Some(id), Some(true)) = (new_id[a], v) {
+            if !matches!(kinds[a], Kind::State(_) | Kind::Action(..)) {
+                let rule = GroundRule { head: id, body: Vec::new() };
+                seen.insert(rule.clone());
+                program.rules.push(rule);
+            }
+        }
+    }
+    for (r, rule) in rules.into_iter().enumerate() {
+        let head = rule.head as usize;
+        if !alive[r] || value[head].is_some() {
+            continue;
+        }
+        let Some(head_id) = new_id[head] else { continue };
+        let mut body: Vec<GroundLiteral> = rule
+            .body
+            .iter()
+            .filter(|l| value[l.atom as usize].is_none())
+            .filter_map(|l| {
+                new_id[l.atom as usize].map(|atom| GroundLiteral {
+                    atom,
+                    positive: l.positive,
+                })
+            })
+            .collect();
+        body.sort_unstable();
+        body.dedup();
+        let rule = GroundRule { head: head_id, body };
+        if seen.insert(rule.clone()) {
+            program.rules.push(rule);
+        }
+    }
+    // Lists derived from the kept atoms.
+    let mut base_facts = Vec::new();
+    let mut actions = vec![Vec::new(); program.roles.len()];
+    let mut goal_values = vec![Vec::new(); program.roles.len()];
+    for (a, atom) in program.atoms.iter().enumerate() {
+        let _ = a;
+        match (atom.relation, atom.args.as_slice()) {
+            (s, [f]) if s == v.true_ => base_facts.push(*f),
+            (s, [r, x]) if s == v.legal => {
+                if let Some(i) = program.roles.iter().position(|role| role == r) {
+                    actions[i].push(*x);
+                }
+            }
+            (s, [r, x]) if s == v.goal => {
+                if let Some(i) = program.roles.iter().position(|role| role == r) {
+                    goal_values[i].push(*x);
+                }
+            }
+            _ => {}
+        }
+    }
+    program.base_facts = base_facts;
+    program.actions = actions;
+    program.goal_values = goal_values;
+}
