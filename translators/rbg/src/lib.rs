@@ -15,11 +15,20 @@ pub mod parse;
 
 pub use interpreter::{Interpreter, Move, State};
 
+pub mod preprocess;
+
+pub use preprocess::{preprocess, Preprocessed};
+
 use rg_core::diag::Diagnostic;
 
-/// Parses and checks low-level text (temporary until the preprocessor lands).
+/// The whole front end: preprocesses high-level (or low-level) text, parses
+/// the low-level result and checks it. Every diagnostic points into `source`.
 pub fn parse_and_check(source: &str) -> Result<ast::Game, Vec<Diagnostic>> {
-    let game = parse::parse_ll(source)?;
+    let preprocessed = preprocess(source)?;
+    let map = &preprocessed.source_map;
+    let mut game = parse::parse_ll(&preprocessed.text)
+        .map_err(|errors| errors.into_iter().map(|d| map.diagnostic(d)).collect::<Vec<_>>())?;
+    map.remap_game(&mut game);
     let errors = check::check(&game);
     if errors.is_empty() {
         Ok(game)

@@ -1,0 +1,123 @@
+//! Maps spans of the emitted low-level text back to the original source.
+
+use rg_core::diag::{Diagnostic, Span};
+
+use crate::ast::{ActionKind, Expr, ExprKind, Game, Rule, RuleKind};
+
+/// One entry per emitted token: its span in the LL text and the span of the
+/// original text it stands for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceMap {
+    entries: Vec<(Span, Span)>,
+}
+
+impl SourceMap {
+    pub fn push(&mut self, ll: Span, original: Span) {
+        self.entries.push((ll, original));
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The original span of an LL span: from its first token's origin to its
+    /// last token's origin when those are in order (the usual case), else
+    /// the first token's origin alone.
+    pub fn original(&self, ll: Span) -> Span {
+        if self.entries.is_empty() {
+            return Span::default();
+        }
+        // First token ending after ll.start (the token containing or following it).
+        let first = self.entries.partition_point(|(t, _)| t.end <= ll.start);
+        let Some(&(_, first_origin)) = self.entries.get(first) else {
+            let end = self.entries.last().map_or(0, |(_, o)| o.end);
+            return Span::new(end, end);
+        };
+        if ll.is_empty() {
+            return first_origin;
+        }
+        // Last token starting before ll.end.
+        let last = self.entries.partition_point(|(t, _)| t.start < ll.end);
+        let last_origin = match last.checked_sub(1).and_then(|i| self.entries.get(i)) {
+            Some(&(_, o)) if last > first => o,
+            _ => first_origin,
+        };
+        if last_origin.start >= first_origin.start {
+            first_origin.join(last_origin)
+        } else {
+            first_origin
+        }
+    }
+
+    pub fn diagnostic(&self, mut diagnostic: Diagnostic) -> Diagnostic {
+        diagnostic.span = diagnostic.span.map(|s| self.original(s));
+        diagnostic
+    }
+
+    /// Rewrites every span of `game` (parsed from the LL text) to original
+    /// coordinates.
+    pub fn remap_game(&self, game: &mut Game) {
+        let f = |s: &mut Span| *s = self.original(*s);
+        for p in game.players.iter_mut().chain(game.variables.iter_mut()) {
+            f(&mut p.span);
+        }
+        for p in &mut game.pieces {
+            f(&mut p.span);
+        }
+        for v in &mut game.board {
+            f(&mut v.span);
+            f(&mut v.name.span);
+            f(&mut v.piece.span);
+            for e in &mut v.edges {
+                f(&mut e.span);
+                f(&mut e.label.span);
+                f(&mut e.target.span);
+            }
+        }
+        self.remap_rule(&mut game.rules);
+    }
+
+    fn remap_rule(&self, rule: &mut Rule) {
+        rule.span = self.original(rule.span);
+        match &mut rule.kind {
+            RuleKind::Sum(items) | RuleKind::Concat(items) => {
+                for item in items {
+                    self.remap_rule(item);
+                }
+            }
+            RuleKind::Star(inner) => self.remap_rule(inner),
+            RuleKind::Action(action) => match &mut action.kind {
+                ActionKind::Shift(n) | ActionKind::Off(n) | ActionKind::Switch(n) => {
+                    n.span = self.original(n.span)
+                }
+                ActionKind::On(pieces) => {
+                    for p in pieces {
+                        p.span = self.original(p.span);
+                    }
+                }
+                ActionKind::Assign { target, value } => {
+                    target.span = self.original(target.span);
+                    self.remap_expr(value);
+                }
+                ActionKind::Compare { left, right, .. } => {
+                    self.remap_expr(left);
+                    self.remap_expr(right);
+                }
+                ActionKind::Pattern { rule, .. } => self.remap_rule(rule),
+                ActionKind::KeeperSwitch | ActionKind::Noop => {}
+            },
+        }
+    }
+
+    fn remap_expr(&self, expr: &mut Expr) {
+        expr.span = self.original(expr.span);
+        if let ExprKind::Binary { left, right, .. } = &mut expr.kind {
+            self.remap_expr(left);
+            self.remap_expr(right);
+        }
+    }
+}
