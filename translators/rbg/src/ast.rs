@@ -164,6 +164,16 @@ pub enum ExprKind {
     },
 }
 
+impl Expr {
+    pub fn map_spans(&mut self, f: &mut dyn FnMut(Span) -> Span) {
+        self.span = f(self.span);
+        if let ExprKind::Binary { left, right, .. } = &mut self.kind {
+            left.map_spans(f);
+            right.map_spans(f);
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ArithOp {
     Add,
@@ -236,7 +246,63 @@ impl Game {
     }
 }
 
+impl Game {
+    /// Applies `f` to every span (e.g. to map spans to another text, or to
+    /// erase them for structural comparisons).
+    pub fn map_spans(&mut self, f: &mut dyn FnMut(Span) -> Span) {
+        for p in self.players.iter_mut().chain(self.variables.iter_mut()) {
+            p.span = f(p.span);
+        }
+        for p in &mut self.pieces {
+            p.span = f(p.span);
+        }
+        for v in &mut self.board {
+            v.span = f(v.span);
+            v.name.span = f(v.name.span);
+            v.piece.span = f(v.piece.span);
+            for e in &mut v.edges {
+                e.span = f(e.span);
+                e.label.span = f(e.label.span);
+                e.target.span = f(e.target.span);
+            }
+        }
+        self.rules.map_spans(f);
+    }
+}
+
 impl Rule {
+    pub fn map_spans(&mut self, f: &mut dyn FnMut(Span) -> Span) {
+        self.span = f(self.span);
+        match &mut self.kind {
+            RuleKind::Sum(items) | RuleKind::Concat(items) => {
+                for item in items {
+                    item.map_spans(f);
+                }
+            }
+            RuleKind::Star(inner) => inner.map_spans(f),
+            RuleKind::Action(action) => match &mut action.kind {
+                ActionKind::Shift(n) | ActionKind::Off(n) | ActionKind::Switch(n) => {
+                    n.span = f(n.span)
+                }
+                ActionKind::On(pieces) => {
+                    for p in pieces {
+                        p.span = f(p.span);
+                    }
+                }
+                ActionKind::Assign { target, value } => {
+                    target.span = f(target.span);
+                    value.map_spans(f);
+                }
+                ActionKind::Compare { left, right, .. } => {
+                    left.map_spans(f);
+                    right.map_spans(f);
+                }
+                ActionKind::Pattern { rule, .. } => rule.map_spans(f),
+                ActionKind::KeeperSwitch | ActionKind::Noop => {}
+            },
+        }
+    }
+
     pub fn action(kind: ActionKind, span: Span) -> Rule {
         Rule {
             kind: RuleKind::Action(Action {

@@ -384,7 +384,7 @@ mod tests {
 
     fn board_of(board: &str) -> Vec<(String, Vec<(String, String)>)> {
         let source = format!(
-            "#players = a(1) #pieces = e #variables = #board = {board} #rules = ->a"
+            "#players = a(1) #pieces = o #variables = #board = {board} #rules = ->a"
         );
         let pre = crate::preprocess::preprocess(&source).unwrap();
         let game = parse_ll(&pre.text).unwrap();
@@ -408,7 +408,7 @@ mod tests {
 
     #[test]
     fn hexagon_matches_reference_example() {
-        let b = board_of("hexagon(nw,ne,e,se,sw,w, [e,e] [e,e,e] [e,e])");
+        let b = board_of("hexagon(nw,ne,e,se,sw,w, [o,o] [o,o,o] [o,o])");
         assert_eq!(b.len(), 7);
         assert_eq!(b[0].0, "hx0y0");
         assert_eq!(b[0].1, edges(&[("e", "hx1y0"), ("se", "hx1y1"), ("sw", "hx0y1")]));
@@ -430,7 +430,7 @@ mod tests {
 
     #[test]
     fn rectangle_holes_and_first_vertex() {
-        let b = board_of("rectangle(u,d,l,r, [,e,e] [e, ,e])");
+        let b = board_of("rectangle(u,d,l,r, [,o,o] [o, ,o])");
         let names: Vec<&str> = b.iter().map(|v| v.0.as_str()).collect();
         assert_eq!(names, ["rx1y0", "rx2y0", "rx0y1", "rx2y1"]);
         assert_eq!(b[0].1, edges(&[("r", "rx2y0")]));
@@ -440,7 +440,7 @@ mod tests {
 
     #[test]
     fn cuboid_front_is_next_layer() {
-        let b = board_of("cuboid(u,d,l,r,f,k, [[e,e]] [[e,e]])");
+        let b = board_of("cuboid(u,d,l,r,f,k, [[o,o]] [[o,o]])");
         assert_eq!(b[0].0, "cx0y0z0");
         assert_eq!(b[0].1, edges(&[("f", "cx0y0z1"), ("r", "cx1y0z0")]));
         assert_eq!(b[2].0, "cx0y0z1");

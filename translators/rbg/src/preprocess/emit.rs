@@ -162,9 +162,10 @@ impl Printer {
                 for (i, piece) in pieces.iter().enumerate() {
                     if i > 0 {
                         self.glued(",", span);
-                        self.out.push(' ');
+                        self.token(&piece.name, piece.span);
+                    } else {
+                        self.glued(&piece.name, piece.span);
                     }
-                    self.glued(&piece.name, piece.span);
                 }
                 self.glued("}", span);
             }

@@ -2,7 +2,7 @@
 
 use rg_core::diag::{Diagnostic, Span};
 
-use crate::ast::{ActionKind, Expr, ExprKind, Game, Rule, RuleKind};
+use crate::ast::Game;
 
 /// One entry per emitted token: its span in the LL text and the span of the
 /// original text it stands for.
@@ -61,63 +61,6 @@ impl SourceMap {
     /// Rewrites every span of `game` (parsed from the LL text) to original
     /// coordinates.
     pub fn remap_game(&self, game: &mut Game) {
-        let f = |s: &mut Span| *s = self.original(*s);
-        for p in game.players.iter_mut().chain(game.variables.iter_mut()) {
-            f(&mut p.span);
-        }
-        for p in &mut game.pieces {
-            f(&mut p.span);
-        }
-        for v in &mut game.board {
-            f(&mut v.span);
-            f(&mut v.name.span);
-            f(&mut v.piece.span);
-            for e in &mut v.edges {
-                f(&mut e.span);
-                f(&mut e.label.span);
-                f(&mut e.target.span);
-            }
-        }
-        self.remap_rule(&mut game.rules);
-    }
-
-    fn remap_rule(&self, rule: &mut Rule) {
-        rule.span = self.original(rule.span);
-        match &mut rule.kind {
-            RuleKind::Sum(items) | RuleKind::Concat(items) => {
-                for item in items {
-                    self.remap_rule(item);
-                }
-            }
-            RuleKind::Star(inner) => self.remap_rule(inner),
-            RuleKind::Action(action) => match &mut action.kind {
-                ActionKind::Shift(n) | ActionKind::Off(n) | ActionKind::Switch(n) => {
-                    n.span = self.original(n.span)
-                }
-                ActionKind::On(pieces) => {
-                    for p in pieces {
-                        p.span = self.original(p.span);
-                    }
-                }
-                ActionKind::Assign { target, value } => {
-                    target.span = self.original(target.span);
-                    self.remap_expr(value);
-                }
-                ActionKind::Compare { left, right, .. } => {
-                    self.remap_expr(left);
-                    self.remap_expr(right);
-                }
-                ActionKind::Pattern { rule, .. } => self.remap_rule(rule),
-                ActionKind::KeeperSwitch | ActionKind::Noop => {}
-            },
-        }
-    }
-
-    fn remap_expr(&self, expr: &mut Expr) {
-        expr.span = self.original(expr.span);
-        if let ExprKind::Binary { left, right, .. } = &mut expr.kind {
-            self.remap_expr(left);
-            self.remap_expr(right);
-        }
+        game.map_spans(&mut |s| self.original(s));
     }
 }
