@@ -58,6 +58,14 @@ pub fn node_info(
     for k in 0..n {
         info[k].visit_in_move = move_cyclic[k];
         info[k].visit_in_reach = reach_cyclic[k];
+        let mut outgoing = edges_of(k);
+        info[k].single_step = k != end as usize
+            && match (outgoing.next(), outgoing.next()) {
+                (Some(e), None) => {
+                    !matches!(e.action, Action::AssignAny { .. } | Action::AssignPlayer(_))
+                }
+                _ => false,
+            };
     }
     info
 }

@@ -250,7 +250,7 @@ impl<'g> Compiler<'g> {
                 Label::Skip => Action::Skip,
                 Label::Tag(t) => Action::Tag(self.intern(t)),
                 Label::VarTag(v) => match self.operand(&Expr::name(v.clone()))? {
-                    Operand::Scalar(s) => Action::VarTag(s),
+                    Operand::Scalar(s) => Action::VarTag(s.specialized()),
                     Operand::Region(_) => return err(format!("$$ {v}: {v} is a map")),
                 },
                 Label::Reach { negated, from, to } => Action::Reach {
@@ -258,18 +258,30 @@ impl<'g> Compiler<'g> {
                     from: node(from, &mut nodes, &mut node_ids),
                     to: node(to, &mut nodes, &mut node_ids),
                 },
-                Label::Compare { negated, lhs, rhs } => Action::Compare {
-                    negated: *negated,
-                    lhs: self.operand(lhs)?,
-                    rhs: self.operand(rhs)?,
-                },
+                Label::Compare { negated, lhs, rhs } => {
+                    match (self.operand(lhs)?, self.operand(rhs)?) {
+                        (Operand::Scalar(lhs), Operand::Scalar(rhs)) => Action::CompareScalars {
+                            negated: *negated,
+                            lhs: lhs.specialized(),
+                            rhs: rhs.specialized(),
+                        },
+                        (lhs, rhs) => Action::Compare {
+                            negated: *negated,
+                            lhs,
+                            rhs,
+                        },
+                    }
+                }
                 Label::Assign { lhs, rhs } if lhs.is_player_target() => match self.operand(rhs)? {
-                    Operand::Scalar(s) => Action::AssignPlayer(s),
+                    Operand::Scalar(s) => Action::AssignPlayer(s.specialized()),
                     Operand::Region(_) => return err("player assigned a map"),
                 },
                 Label::Assign { lhs, rhs } => Action::Assign {
                     target: self.target(lhs)?,
-                    value: self.operand(rhs)?,
+                    value: match self.operand(rhs)? {
+                        Operand::Scalar(s) => Operand::Scalar(s.specialized()),
+                        region => region,
+                    },
                 },
                 Label::AssignAny { lhs, ty } => {
                     let t = self.resolve(ty, "any-assignment")?;
@@ -371,7 +383,15 @@ impl<'g> Compiler<'g> {
                 };
                 if !folded {
                     let mut steps = path.steps.into_vec();
-                    steps.push(Step { key, table, stride });
+                    let keys = &self.key_tables[table as usize];
+                    steps.push(Step {
+                        key,
+                        table,
+                        contiguous: keys.is_contiguous(),
+                        min: keys.min,
+                        count: keys.symbols.len() as u32,
+                        stride,
+                    });
                     path.steps = steps.into_boxed_slice();
                 }
                 Ok(match *inner {
@@ -403,7 +423,9 @@ impl<'g> Compiler<'g> {
             ),
             Operand::Scalar(Scalar::Access(path)) => (*path, Rc::new(Layout::Scalar)),
             Operand::Region(region) => (region.path, region.layout),
-            Operand::Scalar(Scalar::Symbol(_)) => return err(format!("cannot assign to {lhs}")),
+            Operand::Scalar(Scalar::Symbol(_) | Scalar::Indexed(_) | Scalar::Code(_)) => {
+                return err(format!("cannot assign to {lhs}"))
+            }
         };
         if path.space != Space::State {
             return err(format!("cannot assign to the constant {lhs}"));

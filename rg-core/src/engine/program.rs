@@ -23,6 +23,14 @@ pub struct KeyTable {
 }
 
 impl KeyTable {
+    /// Whether slot `k` holds symbol `min + k` for every slot.
+    pub fn is_contiguous(&self) -> bool {
+        self.symbols
+            .iter()
+            .enumerate()
+            .all(|(k, &s)| s == self.min + k as u32)
+    }
+
     #[inline]
     pub fn slot(&self, symbol: u32) -> Option<u32> {
         let k = symbol.wrapping_sub(self.min) as usize;
@@ -60,6 +68,12 @@ impl Layout {
 pub struct Step {
     pub key: Scalar,
     pub table: u32,
+    /// When the key type's symbols are the consecutive ids
+    /// `min..min + count` in slot order, the slot is `key - min` (no table
+    /// lookup).
+    pub contiguous: bool,
+    pub min: u32,
+    pub count: u32,
     /// Size of the value layout (distance between consecutive keys).
     pub stride: u32,
 }
@@ -78,8 +92,164 @@ pub enum Scalar {
     Symbol(u32),
     /// A scalar variable's slot in the state.
     Slot(u32),
-    /// A scalar reached through map accesses.
+    /// The common case `m[v]` with `v` a scalar variable, evaluated without
+    /// recursion.
+    Indexed(Indexed),
+    /// A scalar reached through map accesses (as compiled; turned into
+    /// [`Scalar::Code`] by [`Scalar::specialized`]).
     Access(Box<Path>),
+    /// Nested accesses as postfix code, evaluated without recursion.
+    Code(Box<Code>),
+}
+
+/// Postfix code for nested map accesses.
+#[derive(Clone, Debug)]
+pub struct Code {
+    pub ops: Box<[Op]>,
+    /// Key information of every `Load`'s steps, in order.
+    pub steps: Box<[KeyStep]>,
+}
+
+/// The most values a [`Code`] may keep on its evaluation stack.
+pub const CODE_STACK: usize = 32;
+
+#[derive(Clone, Copy, Debug)]
+pub enum Op {
+    /// Pushes a symbol.
+    Symbol(u32),
+    /// Pushes a scalar variable's value.
+    Slot(u32),
+    /// Pops `count` keys (pushed first to last), pushes the value at
+    /// `base + Σ slot(key_i) * stride_i` of `space`; the keys' table
+    /// information is `steps[first..first + count]`.
+    Load {
+        space: Space,
+        base: u32,
+        first: u32,
+        count: u32,
+    },
+}
+
+/// How one key of a `Load` finds its slot.
+#[derive(Clone, Copy, Debug)]
+pub struct KeyStep {
+    pub table: u32,
+    pub contiguous: bool,
+    pub min: u32,
+    pub count: u32,
+    pub stride: u32,
+}
+
+impl Code {
+    /// Compiles a path; `None` if it would need more than [`CODE_STACK`]
+    /// stack entries.
+    fn from_path(path: &Path) -> Option<Code> {
+        let mut ops = Vec::new();
+        let mut steps = Vec::new();
+        let depth = emit_path(path, &mut ops, &mut steps, 0)?;
+        (depth <= CODE_STACK).then(|| Code {
+            ops: ops.into_boxed_slice(),
+            steps: steps.into_boxed_slice(),
+        })
+    }
+}
+
+/// Emits code for `path` when `height` values are already on the stack;
+/// returns the largest stack height reached.
+fn emit_path(
+    path: &Path,
+    ops: &mut Vec<Op>,
+    steps: &mut Vec<KeyStep>,
+    height: usize,
+) -> Option<usize> {
+    let mut highest = height;
+    for (k, step) in path.steps.iter().enumerate() {
+        let h = height + k;
+        let reached = match &step.key {
+            Scalar::Symbol(id) => {
+                ops.push(Op::Symbol(*id));
+                h + 1
+            }
+            Scalar::Slot(slot) => {
+                ops.push(Op::Slot(*slot));
+                h + 1
+            }
+            Scalar::Access(inner) => emit_path(inner, ops, steps, h)?,
+            Scalar::Indexed(_) | Scalar::Code(_) => return None,
+        };
+        highest = highest.max(reached);
+    }
+    let first = steps.len() as u32;
+    steps.extend(path.steps.iter().map(|step| KeyStep {
+        table: step.table,
+        contiguous: step.contiguous,
+        min: step.min,
+        count: step.count,
+        stride: step.stride,
+    }));
+    ops.push(Op::Load {
+        space: path.space,
+        base: path.base,
+        first,
+        count: path.steps.len() as u32,
+    });
+    Some(highest.max(height + 1))
+}
+
+/// `space[base + slot(values[key_slot]) * stride]`.
+#[derive(Clone, Debug)]
+pub struct Indexed {
+    pub space: Space,
+    pub base: u32,
+    pub key_slot: u32,
+    pub stride: u32,
+    pub table: u32,
+    pub contiguous: bool,
+    pub min: u32,
+    pub count: u32,
+}
+
+impl Scalar {
+    /// The same expression with one-step accesses keyed by a variable turned
+    /// into [`Scalar::Indexed`], recursively.
+    pub fn specialized(self) -> Scalar {
+        match self {
+            Scalar::Access(path) => {
+                let Path { space, base, steps } = *path;
+                let steps: Vec<Step> = steps.into_vec();
+                if let [Step {
+                    key: Scalar::Slot(key_slot),
+                    table,
+                    contiguous,
+                    min,
+                    count,
+                    stride,
+                }] = steps.as_slice()
+                {
+                    return Scalar::Indexed(Indexed {
+                        space,
+                        base,
+                        key_slot: *key_slot,
+                        stride: *stride,
+                        table: *table,
+                        contiguous: *contiguous,
+                        min: *min,
+                        count: *count,
+                    });
+                }
+                let path = Path {
+                    space,
+                    base,
+                    steps: steps.into_boxed_slice(),
+                };
+                match Code::from_path(&path) {
+                    Some(code) => Scalar::Code(Box::new(code)),
+                    None => Scalar::Access(Box::new(path)),
+                }
+            }
+            other => other,
+        }
+    }
 }
 
 /// An expression yielding a map: where it is and how it is laid out.
@@ -110,6 +280,13 @@ pub enum Action {
     Skip,
     Tag(u32),
     VarTag(Scalar),
+    /// Comparison of two symbols (the common case).
+    CompareScalars {
+        negated: bool,
+        lhs: Scalar,
+        rhs: Scalar,
+    },
+    /// Comparison of maps (extensional).
     Compare {
         negated: bool,
         lhs: Operand,
@@ -149,6 +326,10 @@ pub struct NodeInfo {
     /// Some `player` assignment is graph-reachable from here without
     /// crossing one; move searches never enter other nodes.
     pub can_finish_move: bool,
+    /// The node has exactly one outgoing edge, a deterministic action
+    /// (not an any-assignment nor a `player` assignment): searches follow
+    /// it inline instead of opening a frame.
+    pub single_step: bool,
 }
 
 /// A compiled game.

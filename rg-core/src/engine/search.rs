@@ -52,10 +52,55 @@ struct Level {
     visited: HashSet<u128, Prehashed>,
 }
 
-/// What a runtime fault was, before it is given its context.
+/// What a runtime fault was, before it is given its context. Kept small
+/// (it travels in every expression evaluation's `Result`).
+#[derive(Clone, Copy, Debug)]
 enum Fault {
+    /// A key outside a map's key type.
     InvalidKey { symbol: u32, table: u32 },
-    Map(String),
+    /// A problem described by a message (see [`FAULT_MESSAGES`]).
+    Message(u8),
+}
+
+/// Messages of [`Fault::Message`].
+const FAULT_MESSAGES: [&str; 4] = [
+    "the source map has no entry for a key of the target",
+    "a map compared with a symbol",
+    "reachability search does not terminate",
+    "a map and a symbol are not assignable",
+];
+
+fn map_fault(message: String) -> Fault {
+    let index = FAULT_MESSAGES
+        .iter()
+        .position(|m| *m == message)
+        .unwrap_or(3);
+    Fault::Message(index as u8)
+}
+
+/// The "no value" result of expression evaluation (symbol ids never reach it).
+const INVALID: u32 = u32::MAX;
+
+/// The slot of `key` in a key table, or [`INVALID`].
+#[inline(always)]
+fn key_slot(p: &Program, key: u32, contiguous: bool, min: u32, count: u32, table: u32) -> u32 {
+    if contiguous {
+        let index = key.wrapping_sub(min);
+        if index < count {
+            index
+        } else {
+            INVALID
+        }
+    } else {
+        p.key_tables[table as usize].slot(key).unwrap_or(INVALID)
+    }
+}
+
+#[cold]
+fn too_many_tags() -> ModelError {
+    ModelError::new(format!(
+        "move search does not terminate: a move has more than {MAX_MOVE_TAGS} tags"
+    ))
 }
 
 /// What a move search collects.
@@ -72,11 +117,14 @@ enum Sink<'a> {
 /// The reusable search machinery of an engine.
 pub struct Searcher {
     values: Vec<u32>,
+    /// Hash of the semistate as it was when the undo log had `hashed_upto`
+    /// entries; later writes are folded in only when a hash is needed
+    /// (most searches never need one).
     hash: u128,
-    log: Vec<(u32, u32)>,
+    hashed_upto: usize,
+    /// Undo log: (slot, old value, new value).
+    log: Vec<(u32, u32, u32)>,
     tags: Vec<u32>,
-    /// `prefix_hashes[i]` = hash of the first `i` tags.
-    prefix_hashes: Vec<u128>,
     tag_visibility: Vec<u64>,
     levels: Vec<Level>,
     reach_cache: HashMap<(u32, u32, u128), bool, Prehashed>,
@@ -85,6 +133,8 @@ pub struct Searcher {
     scratch: Vec<u32>,
     count_seen: HashSet<u128, Prehashed>,
     move_index: HashMap<u128, usize, Prehashed>,
+    /// The first invalid access of the current evaluation.
+    fault: std::cell::Cell<Option<Fault>>,
 }
 
 impl Default for Searcher {
@@ -92,9 +142,9 @@ impl Default for Searcher {
         Searcher {
             values: Vec::new(),
             hash: 0,
+            hashed_upto: 0,
             log: Vec::new(),
             tags: Vec::new(),
-            prefix_hashes: vec![0],
             tag_visibility: Vec::new(),
             levels: Vec::new(),
             reach_cache: HashMap::default(),
@@ -103,6 +153,7 @@ impl Default for Searcher {
             scratch: Vec::new(),
             count_seen: HashSet::default(),
             move_index: HashMap::default(),
+            fault: std::cell::Cell::new(None),
         }
     }
 }
@@ -120,9 +171,9 @@ impl Searcher {
         self.values.clear();
         self.values.extend_from_slice(&state.values);
         self.hash = state.hash;
+        self.hashed_upto = 0;
         self.log.clear();
         self.tags.clear();
-        self.prefix_hashes.truncate(1);
         self.tag_visibility.clear();
         self.reach_cache.clear();
         self.steps = 0;
@@ -190,32 +241,72 @@ impl Searcher {
         result
     }
 
+    /// The hash of the current semistate.
     #[inline]
-    fn visited_key(&self, node: u32, with_prefix: bool) -> u128 {
-        let prefix = if with_prefix {
-            self.prefix_hashes[self.tags.len()]
-        } else {
-            0
-        };
-        self.hash ^ prefix ^ node_contribution(node)
+    fn state_hash(&mut self) -> u128 {
+        for &(slot, old, new) in &self.log[self.hashed_upto..] {
+            self.hash ^= contribution(slot, old) ^ contribution(slot, new);
+        }
+        self.hashed_upto = self.log.len();
+        self.hash
     }
 
-    /// Pushes a frame for `node` in a move search unless it is pointless
-    /// (cannot finish a move) or already visited with this state and prefix.
+    /// The hash of the tags emitted so far.
+    fn prefix_hash(&self) -> u128 {
+        self.tags
+            .iter()
+            .enumerate()
+            .fold(0, |h, (k, &t)| h ^ tag_contribution(k, t))
+    }
+
     #[inline]
+    fn visited_key(&mut self, node: u32, with_prefix: bool) -> u128 {
+        let prefix = if with_prefix { self.prefix_hash() } else { 0 };
+        self.state_hash() ^ prefix ^ node_contribution(node)
+    }
+
+    /// Enters `node` in a move search: follows single-edge chains inline,
+    /// then pushes a frame — unless the walk is pointless (cannot finish a
+    /// move), fails a test, or meets a visited (node, state, prefix).
+    #[inline(always)]
     fn enter_move(
         &mut self,
         p: &Program,
         level: &mut Level,
-        node: u32,
+        mut node: u32,
         mark: usize,
         tags_len: usize,
-    ) -> Enter {
-        let info = p.node_info[node as usize];
-        if !info.can_finish_move
-            || (info.visit_in_move && !level.visited.insert(self.visited_key(node, true)))
-        {
-            return Enter::Skipped;
+    ) -> Result<Enter, ModelError> {
+        loop {
+            let info = p.node_info[node as usize];
+            if !info.can_finish_move
+                || (info.visit_in_move && !level.visited.insert(self.visited_key(node, true)))
+            {
+                return Ok(Enter::Skipped);
+            }
+            if !info.single_step {
+                break;
+            }
+            let edge = &p.edges[p.edge_start[node as usize] as usize];
+            self.count_step(p, node)?;
+            let passes = match &edge.action {
+                Action::Tag(t) => {
+                    self.push_tag(p, *t)?;
+                    true
+                }
+                Action::VarTag(v) => {
+                    let t = self.scalar(p, v).map_err(|f| self.fault(p, f, node))?;
+                    self.push_tag(p, t)?;
+                    true
+                }
+                action => self
+                    .perform(p, action, 1)
+                    .map_err(|f| self.fault(p, f, node))?,
+            };
+            if !passes {
+                return Ok(Enter::Skipped);
+            }
+            node = edge.target;
         }
         let range = p.edges_of(node);
         level.stack.push(Frame {
@@ -230,7 +321,20 @@ impl Searcher {
             undo_mark: mark as u32,
             tags_len: tags_len as u32,
         });
-        Enter::Pushed
+        Ok(Enter::Pushed)
+    }
+
+    #[inline]
+    fn count_step(&mut self, p: &Program, node: u32) -> Result<(), ModelError> {
+        self.steps += 1;
+        if self.steps > self.step_limit {
+            return Err(ModelError::new(format!(
+                "move search does not terminate: more than {} steps (in node {})",
+                self.step_limit,
+                p.node_name(node)
+            )));
+        }
+        Ok(())
     }
 
     fn search_moves(
@@ -241,7 +345,10 @@ impl Searcher {
         sink: &mut Sink<'_>,
     ) -> Result<(), ModelError> {
         let base_mark = self.log.len();
-        self.enter_move(p, level, start, base_mark, 0);
+        if let Err(e) = self.enter_move(p, level, start, base_mark, 0) {
+            self.undo_to(base_mark);
+            return Err(e);
+        }
         while let Some(frame) = level.stack.last_mut() {
             if frame.edge == frame.edge_end {
                 let frame = level.stack.pop().expect("non-empty");
@@ -249,16 +356,12 @@ impl Searcher {
                 self.truncate_tags(frame.tags_len as usize);
                 continue;
             }
-            self.steps += 1;
-            if self.steps > self.step_limit {
-                let node = frame.node;
+            let node = frame.node;
+            if let Err(e) = self.count_step(p, node) {
                 self.undo_to(base_mark);
-                return Err(ModelError::new(format!(
-                    "move search does not terminate: more than {} steps (in node {})",
-                    self.step_limit,
-                    p.node_name(node)
-                )));
+                return Err(e);
             }
+            let frame = level.stack.last_mut().expect("non-empty");
             let edge = &p.edges[frame.edge as usize];
             let from = frame.node;
             let mark = self.log.len();
@@ -300,9 +403,16 @@ impl Searcher {
                 }
             };
             if passes {
-                if let Enter::Skipped = self.enter_move(p, level, edge.target, mark, tags_len) {
-                    self.undo_to(mark);
-                    self.truncate_tags(tags_len);
+                match self.enter_move(p, level, edge.target, mark, tags_len) {
+                    Ok(Enter::Pushed) => {}
+                    Ok(_) => {
+                        self.undo_to(mark);
+                        self.truncate_tags(tags_len);
+                    }
+                    Err(e) => {
+                        self.undo_to(base_mark);
+                        return Err(e);
+                    }
                 }
             } else {
                 self.undo_to(mark);
@@ -315,9 +425,38 @@ impl Searcher {
     /// Performs a non-tag, non-player action; returns whether it is legal.
     /// `depth` is the nesting level for reachability checks.
     #[inline]
+    #[inline(always)]
     fn perform(&mut self, p: &Program, action: &Action, depth: usize) -> Result<bool, Fault> {
         match action {
             Action::Skip | Action::Tag(_) | Action::VarTag(_) => Ok(true),
+            Action::CompareScalars { negated, lhs, rhs } => {
+                let (l, r) = (self.value_of(p, lhs), self.value_of(p, rhs));
+                if l == INVALID || r == INVALID {
+                    return Err(self.take_fault());
+                }
+                Ok((l == r) != *negated)
+            }
+            Action::Assign {
+                target,
+                value: Operand::Scalar(value),
+            } if target.steps.is_empty() => {
+                let v = self.value_of(p, value);
+                if v == INVALID {
+                    return Err(self.take_fault());
+                }
+                self.set(target.base, v);
+                Ok(true)
+            }
+            other => self.perform_other(p, other, depth),
+        }
+    }
+
+    /// The less frequent actions, kept out of the hot loop.
+    #[inline(never)]
+    fn perform_other(&mut self, p: &Program, action: &Action, depth: usize) -> Result<bool, Fault> {
+        match action {
+            Action::Skip | Action::Tag(_) | Action::VarTag(_) => Ok(true),
+            Action::CompareScalars { .. } => self.perform(p, action, depth),
             Action::Compare { negated, lhs, rhs } => Ok(self.equal(p, lhs, rhs)? != *negated),
             Action::Assign { target, value } => {
                 self.assign(p, target, value)?;
@@ -335,18 +474,23 @@ impl Searcher {
         }
     }
 
+    #[inline(always)]
     fn push_tag(&mut self, p: &Program, tag: u32) -> Result<(), ModelError> {
         let position = self.tags.len();
         if position >= MAX_MOVE_TAGS {
-            return Err(ModelError::new(format!(
-                "move search does not terminate: a move has more than {MAX_MOVE_TAGS} tags"
-            )));
+            return Err(too_many_tags());
         }
-        let h = self.prefix_hashes[position] ^ tag_contribution(position, tag);
-        self.prefix_hashes.truncate(position + 1);
-        self.prefix_hashes.push(h);
         self.tags.push(tag);
         if p.visibility_changes {
+            self.record_visibility(p, position);
+        }
+        Ok(())
+    }
+
+    /// Notes which players see the tag at `position` (rg.md §5.6).
+    #[inline(never)]
+    fn record_visibility(&mut self, p: &Program, position: usize) {
+        {
             let table = &p.key_tables[p.visible_table as usize];
             let mut mask = 0u64;
             for (k, &player) in p.players.iter().enumerate().take(64) {
@@ -359,7 +503,6 @@ impl Searcher {
             self.tag_visibility.truncate(position);
             self.tag_visibility.push(mask);
         }
-        Ok(())
     }
 
     fn truncate_tags(&mut self, len: usize) {
@@ -373,7 +516,7 @@ impl Searcher {
         player: u32,
         sink: &mut Sink<'_>,
     ) -> Result<(), ModelError> {
-        let prefix = self.prefix_hashes[self.tags.len()];
+        let prefix = self.prefix_hash();
         match sink {
             Sink::Count { seen } => {
                 seen.insert(prefix);
@@ -381,7 +524,7 @@ impl Searcher {
             Sink::Moves { index, found } => {
                 let slot = p.player_slot;
                 let old = self.values[slot as usize];
-                let hash = self.hash ^ contribution(slot, old) ^ contribution(slot, player);
+                let hash = self.state_hash() ^ contribution(slot, old) ^ contribution(slot, player);
                 if let Some(&existing) = index.get(&prefix) {
                     let previous = &found[existing].next;
                     let same = previous.node == target
@@ -431,7 +574,7 @@ impl Searcher {
         if from == to {
             return Ok(true);
         }
-        let key = (from, to, self.hash);
+        let key = (from, to, self.state_hash());
         if let Some(&known) = self.reach_cache.get(&key) {
             return Ok(known);
         }
@@ -445,22 +588,35 @@ impl Searcher {
         Ok(found)
     }
 
+    /// Enters `node` in a reachability search (following single-edge chains
+    /// inline); `Found` when the target is met.
     #[inline]
     fn enter_reach(
         &mut self,
         p: &Program,
         level: &mut Level,
-        node: u32,
+        mut node: u32,
         target: u32,
         mark: usize,
-    ) -> Enter {
-        if node == target {
-            return Enter::Found;
-        }
-        if p.node_info[node as usize].visit_in_reach
-            && !level.visited.insert(self.visited_key(node, false))
-        {
-            return Enter::Skipped;
+        depth: usize,
+    ) -> Result<Enter, Fault> {
+        loop {
+            if node == target {
+                return Ok(Enter::Found);
+            }
+            let info = p.node_info[node as usize];
+            if info.visit_in_reach && !level.visited.insert(self.visited_key(node, false)) {
+                return Ok(Enter::Skipped);
+            }
+            if !info.single_step {
+                break;
+            }
+            self.steps += 1;
+            let edge = &p.edges[p.edge_start[node as usize] as usize];
+            if !self.perform(p, &edge.action, depth + 1)? {
+                return Ok(Enter::Skipped);
+            }
+            node = edge.target;
         }
         let range = p.edges_of(node);
         level.stack.push(Frame {
@@ -471,7 +627,7 @@ impl Searcher {
             undo_mark: mark as u32,
             tags_len: 0,
         });
-        Enter::Pushed
+        Ok(Enter::Pushed)
     }
 
     fn search_reach(
@@ -483,7 +639,17 @@ impl Searcher {
         depth: usize,
     ) -> Result<bool, Fault> {
         let base_mark = self.log.len();
-        self.enter_reach(p, level, from, to, base_mark);
+        match self.enter_reach(p, level, from, to, base_mark, depth) {
+            Ok(Enter::Found) => {
+                self.undo_to(base_mark);
+                return Ok(true);
+            }
+            Ok(_) => {}
+            Err(fault) => {
+                self.undo_to(base_mark);
+                return Err(fault);
+            }
+        }
         while let Some(frame) = level.stack.last_mut() {
             if frame.edge == frame.edge_end {
                 let frame = level.stack.pop().expect("non-empty");
@@ -493,10 +659,7 @@ impl Searcher {
             self.steps += 1;
             if self.steps > self.step_limit {
                 self.undo_to(base_mark);
-                return Err(Fault::Map(format!(
-                    "reachability search does not terminate: more than {} steps",
-                    self.step_limit
-                )));
+                return Err(Fault::Message(2));
             }
             let edge = &p.edges[frame.edge as usize];
             let mark = self.log.len();
@@ -523,13 +686,17 @@ impl Searcher {
                 }
             };
             if passes {
-                match self.enter_reach(p, level, edge.target, to, mark) {
-                    Enter::Found => {
+                match self.enter_reach(p, level, edge.target, to, mark, depth) {
+                    Ok(Enter::Found) => {
                         self.undo_to(base_mark);
                         return Ok(true);
                     }
-                    Enter::Skipped => self.undo_to(mark),
-                    Enter::Pushed => {}
+                    Ok(Enter::Skipped) => self.undo_to(mark),
+                    Ok(Enter::Pushed) => {}
+                    Err(fault) => {
+                        self.undo_to(base_mark);
+                        return Err(fault);
+                    }
                 }
             } else {
                 self.undo_to(mark);
@@ -540,58 +707,159 @@ impl Searcher {
 
     // ---- state access ------------------------------------------------------------
 
-    #[inline]
+    #[inline(always)]
     fn set(&mut self, slot: u32, value: u32) {
         let old = self.values[slot as usize];
         if old != value {
-            self.log.push((slot, old));
-            self.hash ^= contribution(slot, old) ^ contribution(slot, value);
+            self.log.push((slot, old, value));
             self.values[slot as usize] = value;
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn undo_to(&mut self, mark: usize) {
         while self.log.len() > mark {
-            let (slot, old) = self.log.pop().expect("non-empty");
-            let current = self.values[slot as usize];
-            self.hash ^= contribution(slot, current) ^ contribution(slot, old);
+            let (slot, old, new) = self.log.pop().expect("non-empty");
+            if self.log.len() < self.hashed_upto {
+                // This write was folded into the hash: unfold it.
+                self.hash ^= contribution(slot, old) ^ contribution(slot, new);
+            }
             self.values[slot as usize] = old;
         }
+        self.hashed_upto = self.hashed_upto.min(mark);
     }
 
-    #[inline]
+    /// Evaluates a scalar expression; a fault (invalid key) is returned as
+    /// an error, with the details of the first invalid access.
+    #[inline(always)]
     fn scalar(&self, p: &Program, s: &Scalar) -> Result<u32, Fault> {
-        match s {
-            Scalar::Symbol(id) => Ok(*id),
-            Scalar::Slot(slot) => Ok(self.values[*slot as usize]),
-            Scalar::Access(path) => {
-                let offset = self.offset(p, path.base, &path.steps)?;
-                Ok(match path.space {
-                    Space::State => self.values[offset as usize],
-                    Space::Pool => p.pool[offset as usize],
-                })
-            }
+        let v = self.value_of(p, s);
+        if v == INVALID {
+            Err(self.take_fault())
+        } else {
+            Ok(v)
         }
     }
 
-    /// The slot reached from `base` by the access steps.
     #[inline]
     fn offset(&self, p: &Program, base: u32, steps: &[Step]) -> Result<u32, Fault> {
-        let mut offset = base;
-        for step in steps {
-            let key = self.scalar(p, &step.key)?;
-            match p.key_tables[step.table as usize].slot(key) {
-                Some(slot) => offset += slot * step.stride,
-                None => {
-                    return Err(Fault::InvalidKey {
-                        symbol: key,
-                        table: step.table,
-                    })
+        let at = self.offset_of(p, base, steps);
+        if at == INVALID {
+            Err(self.take_fault())
+        } else {
+            Ok(at)
+        }
+    }
+
+    fn take_fault(&self) -> Fault {
+        self.fault.take().unwrap_or(Fault::Message(3))
+    }
+
+    /// Records the first invalid access of an evaluation.
+    #[cold]
+    fn note_invalid_key(&self, symbol: u32, table: u32) -> u32 {
+        if self.fault.get().is_none() {
+            self.fault.set(Some(Fault::InvalidKey { symbol, table }));
+        }
+        INVALID
+    }
+
+    /// The value of a scalar expression, or [`INVALID`] after an invalid
+    /// access (which propagates: no key table holds `INVALID`). Hot path:
+    /// no `Result`, no recursion for the common shapes.
+    #[inline(always)]
+    fn value_of(&self, p: &Program, s: &Scalar) -> u32 {
+        match s {
+            Scalar::Symbol(id) => *id,
+            Scalar::Slot(slot) => self.values[*slot as usize],
+            Scalar::Indexed(ix) => {
+                let key = self.values[ix.key_slot as usize];
+                let slot = key_slot(p, key, ix.contiguous, ix.min, ix.count, ix.table);
+                if slot == INVALID {
+                    return self.note_invalid_key(key, ix.table);
+                }
+                let at = (ix.base + slot * ix.stride) as usize;
+                match ix.space {
+                    Space::State => self.values[at],
+                    Space::Pool => p.pool[at],
+                }
+            }
+            Scalar::Code(code) => self.run_code(p, code),
+            Scalar::Access(path) => self.path_value(p, path),
+        }
+    }
+
+    /// Evaluates postfix access code with a small fixed stack.
+    #[inline(never)]
+    fn run_code(&self, p: &Program, code: &Code) -> u32 {
+        let mut stack = [0u32; CODE_STACK];
+        let mut height = 0usize;
+        for op in code.ops.iter() {
+            match *op {
+                Op::Symbol(id) => {
+                    stack[height] = id;
+                    height += 1;
+                }
+                Op::Slot(slot) => {
+                    stack[height] = self.values[slot as usize];
+                    height += 1;
+                }
+                Op::Load {
+                    space,
+                    base,
+                    first,
+                    count,
+                } => {
+                    let keys = height - count as usize;
+                    let mut offset = base;
+                    for (k, step) in code.steps[first as usize..(first + count) as usize]
+                        .iter()
+                        .enumerate()
+                    {
+                        let key = stack[keys + k];
+                        let slot =
+                            key_slot(p, key, step.contiguous, step.min, step.count, step.table);
+                        if slot == INVALID {
+                            return self.note_invalid_key(key, step.table);
+                        }
+                        offset += slot * step.stride;
+                    }
+                    stack[keys] = match space {
+                        Space::State => self.values[offset as usize],
+                        Space::Pool => p.pool[offset as usize],
+                    };
+                    height = keys + 1;
                 }
             }
         }
-        Ok(offset)
+        stack[0]
+    }
+
+    #[inline(never)]
+    fn path_value(&self, p: &Program, path: &Path) -> u32 {
+        let at = self.offset_of(p, path.base, &path.steps);
+        if at == INVALID {
+            return INVALID;
+        }
+        match path.space {
+            Space::State => self.values[at as usize],
+            Space::Pool => p.pool[at as usize],
+        }
+    }
+
+    /// The slot reached from `base` by the access steps, or [`INVALID`].
+    #[inline]
+    fn offset_of(&self, p: &Program, base: u32, steps: &[Step]) -> u32 {
+        let mut offset = base;
+        for step in steps {
+            let key = self.value_of(p, &step.key);
+            let slot = key_slot(p, key, step.contiguous, step.min, step.count, step.table);
+            if slot == INVALID {
+                return self.note_invalid_key(key, step.table);
+            }
+            offset += slot * step.stride;
+        }
+        offset
     }
 
     fn equal(&mut self, p: &Program, lhs: &Operand, rhs: &Operand) -> Result<bool, Fault> {
@@ -627,10 +895,10 @@ impl Searcher {
                     0,
                     &a.layout,
                 )
-                .map_err(Fault::Map)?;
+                .map_err(map_fault)?;
                 Ok(left == converted)
             }
-            _ => Err(Fault::Map("a map compared with a symbol".into())),
+            _ => Err(Fault::Message(1)),
         }
     }
 
@@ -674,7 +942,7 @@ impl Searcher {
                     0,
                     &target.layout,
                 )
-                .map_err(Fault::Map)?;
+                .map_err(map_fault)?;
                 for (k, v) in buffer.into_iter().enumerate() {
                     self.set(offset + k as u32, v);
                 }
@@ -704,7 +972,8 @@ impl Searcher {
                     }
                 ))
             }
-            Fault::Map(message) => {
+            Fault::Message(k) => {
+                let message = FAULT_MESSAGES[k as usize];
                 ModelError::new(format!("in node {}: {message}", p.node_name(node)))
             }
         }
