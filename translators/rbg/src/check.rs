@@ -69,30 +69,23 @@ impl Checker<'_> {
                 }
             }
         }
-        if self.game.players.iter().any(|p| p.name == "keeper") {
-            // Legal RBG, but it clashes with the RG keeper symbol; only a note-worthy case,
-            // so it is not an error here.
-        }
         for problem in problems {
             self.error(problem);
         }
     }
 
     fn board(&mut self) {
-        let mut vertex_names: HashMap<&str, Span> = HashMap::new();
+        let mut vertex_names: HashSet<&str> = HashSet::new();
         for vertex in &self.game.board {
-            if let Some(first) = vertex_names.get(vertex.name.name.as_str()) {
-                let first = *first;
+            if !vertex_names.insert(&vertex.name.name) {
                 self.error(
                     Diagnostic::error(
                         format!("duplicate vertex `{}`", vertex.name.name),
                         vertex.name.span,
                     )
                     .with_label("declared again here")
-                    .with_note(format!("first declared at byte {}", first.start)),
+                    .with_note("vertex names must be unique"),
                 );
-            } else {
-                vertex_names.insert(&vertex.name.name, vertex.name.span);
             }
         }
         for vertex in &self.game.board {
@@ -126,7 +119,7 @@ impl Checker<'_> {
                         .with_note("edge labels must differ from pieces, players and variables"),
                     );
                 }
-                if !vertex_names.contains_key(edge.target.name.as_str()) {
+                if !vertex_names.contains(edge.target.name.as_str()) {
                     self.error(
                         Diagnostic::error(
                             format!("edge leads to unknown vertex `{}`", edge.target.name),

@@ -26,8 +26,12 @@ use rg_core::diag::Diagnostic;
 pub fn parse_and_check(source: &str) -> Result<ast::Game, Vec<Diagnostic>> {
     let preprocessed = preprocess(source)?;
     let map = &preprocessed.source_map;
-    let mut game = parse::parse_ll(&preprocessed.text)
-        .map_err(|errors| errors.into_iter().map(|d| map.diagnostic(d)).collect::<Vec<_>>())?;
+    let mut game = parse::parse_ll(&preprocessed.text).map_err(|errors| {
+        errors
+            .into_iter()
+            .map(|d| map.diagnostic(d))
+            .collect::<Vec<_>>()
+    })?;
     map.remap_game(&mut game);
     let errors = check::check(&game);
     if errors.is_empty() {

@@ -51,7 +51,8 @@ pub fn parse_tokens(tokens: &[Token], end: usize) -> Result<Game, Vec<Diagnostic
             .position(|t| t.kind.is_punct(Punct::Hash))
             .map_or(tokens.len(), |p| index + 1 + p);
         let section = &tokens[index + 1..next_hash];
-        let section_end = tokens.get(next_hash).map_or(end, |t| t.span.start);
+        // "Missing" things are reported just after the section's last token.
+        let section_end = section.last().map_or(end, |t| t.span.end);
         index = next_hash;
         let Some(name_token) = section.first() else {
             errors.push(Diagnostic::error(

@@ -31,7 +31,9 @@ struct Line {
 /// `reserved` holds the pieces, players and variables, which labels may not reuse.
 pub fn board(cursor: &mut Cursor<'_>, reserved: &HashSet<String>) -> PResult<Board> {
     let generator = match cursor.peek().map(|t| &t.kind) {
-        Some(TokenKind::Keyword(k @ (Keyword::Rectangle | Keyword::Hexagon | Keyword::Cuboid))) => Some(*k),
+        Some(TokenKind::Keyword(k @ (Keyword::Rectangle | Keyword::Hexagon | Keyword::Cuboid))) => {
+            Some(*k)
+        }
         _ => None,
     };
     let Some(generator) = generator else {
@@ -50,13 +52,17 @@ pub fn board(cursor: &mut Cursor<'_>, reserved: &HashSet<String>) -> PResult<Boa
         let label = cursor.ident("an edge label")?;
         if let Some(token) = token {
             if labels.iter().any(|l| l.name == label.name) {
-                return Err(cursor.error_at(token, format!("edge label `{}` is given twice", label.name))
+                return Err(cursor
+                    .error_at(token, format!("edge label `{}` is given twice", label.name))
                     .with_note("generator labels must be pairwise distinct"));
             }
             if reserved.contains(&label.name) {
                 return Err(cursor.error_at(
                     token,
-                    format!("edge label `{}` is already a piece, player or variable", label.name),
+                    format!(
+                        "edge label `{}` is already a piece, player or variable",
+                        label.name
+                    ),
                 ));
             }
         }
@@ -88,11 +94,16 @@ pub fn board(cursor: &mut Cursor<'_>, reserved: &HashSet<String>) -> PResult<Boa
     };
     cursor.expect_punct(Punct::RParen)?;
     if let Some(extra) = cursor.peek() {
-        return Err(cursor.error_at(extra, format!("unexpected `{}` after the board generator", extra.kind))
+        return Err(cursor
+            .error_at(
+                extra,
+                format!("unexpected `{}` after the board generator", extra.kind),
+            )
             .with_label("the generator call must be the whole #board"));
     }
     if vertices.is_empty() {
-        return Err(Diagnostic::error("the board has no vertices", keyword).with_note("every slot is a hole"));
+        return Err(Diagnostic::error("the board has no vertices", keyword)
+            .with_note("every slot is a hole"));
     }
     Ok(Board {
         vertices,
@@ -104,7 +115,11 @@ pub fn board(cursor: &mut Cursor<'_>, reserved: &HashSet<String>) -> PResult<Boa
 fn lines(cursor: &mut Cursor<'_>) -> PResult<Vec<Line>> {
     let mut lines = Vec::new();
     // A line starts with `[` directly followed by a slot, `,` or `]`; a `[[` starts a layer.
-    while cursor.peek_punct(Punct::LBracket) && !cursor.peek_at(1).is_some_and(|t| t.kind.is_punct(Punct::LBracket)) {
+    while cursor.peek_punct(Punct::LBracket)
+        && !cursor
+            .peek_at(1)
+            .is_some_and(|t| t.kind.is_punct(Punct::LBracket))
+    {
         let open = cursor.next().map_or(cursor.end, |t| t.span);
         let mut slots = Vec::new();
         let mut slot_start = cursor.here();
@@ -113,7 +128,9 @@ fn lines(cursor: &mut Cursor<'_>) -> PResult<Vec<Line>> {
                 Some(TokenKind::Ident(_)) => Some(cursor.ident("a piece")?),
                 _ => None,
             };
-            let span = piece.as_ref().map_or(Span::new(slot_start.start, slot_start.start), |p| p.span);
+            let span = piece
+                .as_ref()
+                .map_or(Span::new(slot_start.start, slot_start.start), |p| p.span);
             slots.push(Slot { piece, span });
             if cursor.eat_punct(Punct::Comma).is_some() {
                 slot_start = cursor.here();
@@ -121,7 +138,9 @@ fn lines(cursor: &mut Cursor<'_>) -> PResult<Vec<Line>> {
             }
             break;
         }
-        let close = cursor.expect_punct(Punct::RBracket).map_err(|e| e.with_note("a board line is `[piece, piece, ...]`; an empty slot is a hole"))?;
+        let close = cursor.expect_punct(Punct::RBracket).map_err(|e| {
+            e.with_note("a board line is `[piece, piece, ...]`; an empty slot is a hole")
+        })?;
         lines.push(Line {
             slots,
             span: open.join(close.span),
@@ -188,7 +207,12 @@ fn rectangle(cursor: &Cursor<'_>, labels: &[Name], lines: &[Line]) -> PResult<Ve
     for (y, line) in lines.iter().enumerate() {
         for (x, slot) in line.slots.iter().enumerate() {
             if let Some(piece) = &slot.piece {
-                grid.add((x as i64, y as i64, 0), format!("rx{x}y{y}"), piece, slot.span);
+                grid.add(
+                    (x as i64, y as i64, 0),
+                    format!("rx{x}y{y}"),
+                    piece,
+                    slot.span,
+                );
             }
         }
     }
@@ -196,7 +220,12 @@ fn rectangle(cursor: &Cursor<'_>, labels: &[Name], lines: &[Line]) -> PResult<Ve
     Ok(grid.finish())
 }
 
-fn check_equal_lengths(cursor: &Cursor<'_>, lines: &[Line], width: usize, what: &str) -> PResult<()> {
+fn check_equal_lengths(
+    cursor: &Cursor<'_>,
+    lines: &[Line],
+    width: usize,
+    what: &str,
+) -> PResult<()> {
     for (y, line) in lines.iter().enumerate() {
         if line.slots.len() != width {
             let _ = cursor;
@@ -209,7 +238,9 @@ fn check_equal_lengths(cursor: &Cursor<'_>, lines: &[Line], width: usize, what: 
                 line.span,
             )
             .with_label("ragged line")
-            .with_note(format!("every line of a {what} must have the same number of slots (holes count)")));
+            .with_note(format!(
+                "every line of a {what} must have the same number of slots (holes count)"
+            )));
         }
     }
     Ok(())
@@ -230,14 +261,18 @@ fn link_planar(grid: &mut Grid, labels: &[Name], lines: &[Line], z: i64) {
 
 fn hexagon(cursor: &Cursor<'_>, labels: &[Name], lines: &[Line]) -> PResult<Vec<Vertex>> {
     // nw, ne, e, se, sw, w
-    let [nw, ne, e, se, sw, w] = [&labels[0], &labels[1], &labels[2], &labels[3], &labels[4], &labels[5]];
+    let [nw, ne, e, se, sw, w] = [
+        &labels[0], &labels[1], &labels[2], &labels[3], &labels[4], &labels[5],
+    ];
     let mut decreasing = false;
     let mut peak = lines.len() - 1;
     for (y, line) in lines.iter().enumerate() {
         if line.slots.iter().all(|s| s.piece.is_none()) && line.slots.len() <= 1 {
             let _ = cursor;
-            return Err(Diagnostic::error(format!("hexagon line {} is empty", y + 1), line.span)
-                .with_note("every hexagon line needs at least one slot"));
+            return Err(
+                Diagnostic::error(format!("hexagon line {} is empty", y + 1), line.span)
+                    .with_note("every hexagon line needs at least one slot"),
+            );
         }
         if y == 0 {
             continue;
@@ -269,7 +304,12 @@ fn hexagon(cursor: &Cursor<'_>, labels: &[Name], lines: &[Line]) -> PResult<Vec<
     for (y, line) in lines.iter().enumerate() {
         for (x, slot) in line.slots.iter().enumerate() {
             if let Some(piece) = &slot.piece {
-                grid.add((x as i64, y as i64, 0), format!("hx{x}y{y}"), piece, slot.span);
+                grid.add(
+                    (x as i64, y as i64, 0),
+                    format!("hx{x}y{y}"),
+                    piece,
+                    slot.span,
+                );
             }
         }
     }
@@ -299,13 +339,21 @@ fn hexagon(cursor: &Cursor<'_>, labels: &[Name], lines: &[Line]) -> PResult<Vec<
     Ok(grid.finish())
 }
 
-fn cuboid(cursor: &Cursor<'_>, labels: &[Name], layers: &[(Vec<Line>, Span)]) -> PResult<Vec<Vertex>> {
+fn cuboid(
+    cursor: &Cursor<'_>,
+    labels: &[Name],
+    layers: &[(Vec<Line>, Span)],
+) -> PResult<Vec<Vertex>> {
     let height = layers[0].0.len();
     let width = layers[0].0[0].slots.len();
     for (z, (layer, span)) in layers.iter().enumerate() {
         if layer.len() != height {
             return Err(Diagnostic::error(
-                format!("cuboid layer {} has {} lines, but the first layer has {height}", z + 1, layer.len()),
+                format!(
+                    "cuboid layer {} has {} lines, but the first layer has {height}",
+                    z + 1,
+                    layer.len()
+                ),
                 *span,
             )
             .with_label("ragged layer"));
@@ -317,7 +365,12 @@ fn cuboid(cursor: &Cursor<'_>, labels: &[Name], layers: &[(Vec<Line>, Span)]) ->
         for (y, line) in layer.iter().enumerate() {
             for (x, slot) in line.slots.iter().enumerate() {
                 if let Some(piece) = &slot.piece {
-                    grid.add((x as i64, y as i64, z as i64), format!("cx{x}y{y}z{z}"), piece, slot.span);
+                    grid.add(
+                        (x as i64, y as i64, z as i64),
+                        format!("cx{x}y{y}z{z}"),
+                        piece,
+                        slot.span,
+                    );
                 }
             }
         }
@@ -383,9 +436,8 @@ mod tests {
     use crate::parse::parse_ll;
 
     fn board_of(board: &str) -> Vec<(String, Vec<(String, String)>)> {
-        let source = format!(
-            "#players = a(1) #pieces = o #variables = #board = {board} #rules = ->a"
-        );
+        let source =
+            format!("#players = a(1) #pieces = o #variables = #board = {board} #rules = ->a");
         let pre = crate::preprocess::preprocess(&source).unwrap();
         let game = parse_ll(&pre.text).unwrap();
         game.board
@@ -403,7 +455,9 @@ mod tests {
     }
 
     fn edges(list: &[(&str, &str)]) -> Vec<(String, String)> {
-        list.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+        list.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
     }
 
     #[test]
@@ -411,7 +465,10 @@ mod tests {
         let b = board_of("hexagon(nw,ne,e,se,sw,w, [o,o] [o,o,o] [o,o])");
         assert_eq!(b.len(), 7);
         assert_eq!(b[0].0, "hx0y0");
-        assert_eq!(b[0].1, edges(&[("e", "hx1y0"), ("se", "hx1y1"), ("sw", "hx0y1")]));
+        assert_eq!(
+            b[0].1,
+            edges(&[("e", "hx1y0"), ("se", "hx1y1"), ("sw", "hx0y1")])
+        );
         let center = b.iter().find(|v| v.0 == "hx1y1").unwrap();
         assert_eq!(
             center.1,
@@ -425,7 +482,10 @@ mod tests {
             ])
         );
         let bottom = b.iter().find(|v| v.0 == "hx1y2").unwrap();
-        assert_eq!(bottom.1, edges(&[("ne", "hx2y1"), ("nw", "hx1y1"), ("w", "hx0y2")]));
+        assert_eq!(
+            bottom.1,
+            edges(&[("ne", "hx2y1"), ("nw", "hx1y1"), ("w", "hx0y2")])
+        );
     }
 
     #[test]

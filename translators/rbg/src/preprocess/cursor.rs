@@ -62,18 +62,14 @@ impl<'t> Cursor<'t> {
         self.peek().map_or(self.end, |t| t.span)
     }
 
-    pub fn previous_span(&self) -> Span {
-        self.pos
-            .checked_sub(1)
-            .and_then(|i| self.tokens.get(i))
-            .map_or(self.end, |t| t.span)
-    }
-
     /// "expected X, found Y" at the current token.
     pub fn expected(&self, what: &str) -> Diagnostic {
         match self.peek() {
             Some(t) => self.error_at(t, format!("expected {what}, found `{}`", t.kind)),
-            None => Diagnostic::error(format!("expected {what}, found the end of the section"), self.end),
+            None => Diagnostic::error(
+                format!("expected {what}, found the end of the section"),
+                self.end,
+            ),
         }
     }
 
@@ -86,10 +82,12 @@ impl<'t> Cursor<'t> {
 
     pub fn ident(&mut self, what: &str) -> PResult<Name> {
         match self.peek() {
-            Some(t @ XToken {
-                kind: TokenKind::Ident(name),
-                ..
-            }) => {
+            Some(
+                t @ XToken {
+                    kind: TokenKind::Ident(name),
+                    ..
+                },
+            ) => {
                 self.pos += 1;
                 Ok(Name {
                     name: name.to_string(),

@@ -28,7 +28,11 @@ pub fn pieces(cursor: &mut Cursor<'_>) -> PResult<Vec<Name>> {
 }
 
 /// `name(bound), ...` with bounds ≥ 1; `what` names the section.
-pub fn bounded_names(cursor: &mut Cursor<'_>, what: &str, may_be_empty: bool) -> PResult<Vec<BoundedName>> {
+pub fn bounded_names(
+    cursor: &mut Cursor<'_>,
+    what: &str,
+    may_be_empty: bool,
+) -> PResult<Vec<BoundedName>> {
     let mut list = Vec::new();
     loop {
         while cursor.eat_punct(Punct::Comma).is_some() {}
@@ -41,7 +45,10 @@ pub fn bounded_names(cursor: &mut Cursor<'_>, what: &str, may_be_empty: bool) ->
         let (bound, bound_span) = cursor.number("a bound (a number)")?;
         if bound == 0 {
             let diagnostic = match bound_token {
-                Some(t) => cursor.error_at(t, format!("the bound of `{}` must be at least 1", name.name)),
+                Some(t) => cursor.error_at(
+                    t,
+                    format!("the bound of `{}` must be at least 1", name.name),
+                ),
                 None => rg_core::diag::Diagnostic::error("bound must be at least 1", bound_span),
             };
             return Err(diagnostic.with_label("bound 0"));

@@ -12,7 +12,10 @@ const WRAP: usize = 100;
 /// Low-level text of `game`, and the map from its tokens to `game`'s spans.
 pub fn print_ll(game: &Game) -> (String, SourceMap) {
     let mut p = Printer::default();
-    p.header("board", game.board.first().map_or(Span::default(), |v| v.span));
+    p.header(
+        "board",
+        game.board.first().map_or(Span::default(), |v| v.span),
+    );
     for vertex in &game.board {
         p.newline("  ");
         p.token(&vertex.name.name, vertex.name.span);
@@ -31,12 +34,18 @@ pub fn print_ll(game: &Game) -> (String, SourceMap) {
         p.glued("}", vertex.span);
     }
     p.newline("");
-    p.header("players", game.players.first().map_or(Span::default(), |v| v.span));
+    p.header(
+        "players",
+        game.players.first().map_or(Span::default(), |v| v.span),
+    );
     for (i, player) in game.players.iter().enumerate() {
         p.bounded(i, &player.name, player.bound, player.span);
     }
     p.newline("");
-    p.header("pieces", game.pieces.first().map_or(Span::default(), |v| v.span));
+    p.header(
+        "pieces",
+        game.pieces.first().map_or(Span::default(), |v| v.span),
+    );
     for (i, piece) in game.pieces.iter().enumerate() {
         if i > 0 {
             p.glued(",", piece.span);
@@ -44,7 +53,10 @@ pub fn print_ll(game: &Game) -> (String, SourceMap) {
         p.token(&piece.name, piece.span);
     }
     p.newline("");
-    p.header("variables", game.variables.first().map_or(Span::default(), |v| v.span));
+    p.header(
+        "variables",
+        game.variables.first().map_or(Span::default(), |v| v.span),
+    );
     for (i, variable) in game.variables.iter().enumerate() {
         p.bounded(i, &variable.name, variable.bound, variable.span);
     }

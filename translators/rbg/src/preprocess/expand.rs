@@ -65,7 +65,11 @@ struct Scope<'a> {
 
 impl<'m, 'a> Expander<'m, 'a> {
     /// Expands the body of the item with definition order `order`.
-    pub fn expand_section(&self, body: &'a [Token], order: usize) -> Result<Vec<XToken>, Diagnostic> {
+    pub fn expand_section(
+        &self,
+        body: &'a [Token],
+        order: usize,
+    ) -> Result<Vec<XToken>, Diagnostic> {
         let mut out = Vec::new();
         let scope = Scope {
             env: Rc::new(Env::default()),
@@ -77,7 +81,12 @@ impl<'m, 'a> Expander<'m, 'a> {
         Ok(out)
     }
 
-    fn expand(&self, tokens: &'a [Token], scope: &Scope<'a>, out: &mut Vec<XToken>) -> Result<(), Diagnostic> {
+    fn expand(
+        &self,
+        tokens: &'a [Token],
+        scope: &Scope<'a>,
+        out: &mut Vec<XToken>,
+    ) -> Result<(), Diagnostic> {
         let mut i = 0;
         // Tokens produced by the previous unit (the left operand of `~`).
         let mut previous_len = 0;
@@ -85,15 +94,19 @@ impl<'m, 'a> Expander<'m, 'a> {
             let token = &tokens[i];
             if token.kind.is_punct(Punct::Tilde) {
                 if !scope.in_macro {
-                    return Err(Diagnostic::error("token pasting `~` outside a macro", token.span)
-                        .with_label("`~` is only allowed inside macro bodies"));
+                    return Err(
+                        Diagnostic::error("token pasting `~` outside a macro", token.span)
+                            .with_label("`~` is only allowed inside macro bodies"),
+                    );
                 }
                 let next_is_operand = tokens
                     .get(i + 1)
                     .is_some_and(|t| !t.kind.is_punct(Punct::Tilde));
                 if i == 0 || !next_is_operand {
-                    return Err(Diagnostic::error("`~` needs an operand on each side", token.span)
-                        .with_label("nothing to paste here"));
+                    return Err(
+                        Diagnostic::error("`~` needs an operand on each side", token.span)
+                            .with_label("nothing to paste here"),
+                    );
                 }
                 let written = tokens[i - 1].span.join(tokens[i + 1].span);
                 let right_start = out.len();
@@ -105,7 +118,9 @@ impl<'m, 'a> Expander<'m, 'a> {
                     left.kind = paste(&left.kind, &right.kind).map_err(|message| {
                         Diagnostic::error(message, written)
                             .with_label("cannot paste these tokens")
-                            .with_note("see the table of allowed pastes in the RBG reference (§4.4)")
+                            .with_note(
+                                "see the table of allowed pastes in the RBG reference (§4.4)",
+                            )
                     })?;
                     left.span = written;
                     left.site = scope.site.unwrap_or(written);
@@ -130,7 +145,13 @@ impl<'m, 'a> Expander<'m, 'a> {
 
     /// Expands one unit (a token, a parameter, or a macro call) starting at
     /// `i`; returns the index after it.
-    fn unit(&self, tokens: &'a [Token], i: usize, scope: &Scope<'a>, out: &mut Vec<XToken>) -> Result<usize, Diagnostic> {
+    fn unit(
+        &self,
+        tokens: &'a [Token],
+        i: usize,
+        scope: &Scope<'a>,
+        out: &mut Vec<XToken>,
+    ) -> Result<usize, Diagnostic> {
         let token = &tokens[i];
         let TokenKind::Ident(name) = &token.kind else {
             out.push(self.plain(token, scope));
@@ -150,7 +171,10 @@ impl<'m, 'a> Expander<'m, 'a> {
             out.push(self.plain(token, scope));
             return Ok(i + 1);
         };
-        let visible: Vec<_> = definitions.iter().filter(|d| d.order < scope.order).collect();
+        let visible: Vec<_> = definitions
+            .iter()
+            .filter(|d| d.order < scope.order)
+            .collect();
         if visible.is_empty() {
             // Used above its definition (or inside itself): a plain identifier.
             out.push(self.plain(token, scope));
@@ -169,9 +193,15 @@ impl<'m, 'a> Expander<'m, 'a> {
         }
         // A parametrized macro: collect `( arg ; arg ... )`.
         let Some(open) = tokens.get(i + 1).filter(|t| t.kind.is_punct(Punct::LParen)) else {
-            return Err(Diagnostic::error(format!("expected `(` after macro `{name}`"), token.span)
-                .with_label("this macro takes arguments")
-                .with_note(format!("defined with {} parameter(s)", arity_list(&visible))));
+            return Err(Diagnostic::error(
+                format!("expected `(` after macro `{name}`"),
+                token.span,
+            )
+            .with_label("this macro takes arguments")
+            .with_note(format!(
+                "defined with {} parameter(s)",
+                arity_list(&visible)
+            )));
         };
         let mut args: Vec<&'a [Token]> = Vec::new();
         let mut depth = 0usize;
@@ -179,9 +209,12 @@ impl<'m, 'a> Expander<'m, 'a> {
         let mut j = i + 2;
         let close = loop {
             let Some(t) = tokens.get(j) else {
-                return Err(Diagnostic::error(format!("unbalanced arguments of macro `{name}`"), open.span)
-                    .with_label("this `(` is never closed")
-                    .with_note("only parentheses count for nesting in macro arguments"));
+                return Err(Diagnostic::error(
+                    format!("unbalanced arguments of macro `{name}`"),
+                    open.span,
+                )
+                .with_label("this `(` is never closed")
+                .with_note("only parentheses count for nesting in macro arguments"));
             };
             match &t.kind {
                 TokenKind::Punct(Punct::LParen) => depth += 1,
@@ -201,7 +234,10 @@ impl<'m, 'a> Expander<'m, 'a> {
         let call = token.span.join(tokens[close].span);
         let Some(def) = visible.iter().find(|d| d.params.len() == args.len()) else {
             return Err(Diagnostic::error(
-                format!("macro `{name}` has no definition with {} parameter(s)", args.len()),
+                format!(
+                    "macro `{name}` has no definition with {} parameter(s)",
+                    args.len()
+                ),
                 call,
             )
             .with_label(format!("called with {} argument(s)", args.len()))
@@ -329,7 +365,10 @@ mod tests {
             paste(&kind("rules"), &kind("x")).unwrap(),
             TokenKind::word("rulesx")
         );
-        assert!(matches!(paste(&kind("rule"), &kind("s")).unwrap(), TokenKind::Keyword(_)));
+        assert!(matches!(
+            paste(&kind("rule"), &kind("s")).unwrap(),
+            TokenKind::Keyword(_)
+        ));
         assert!(paste(&kind("8"), &kind("y")).is_err());
         assert!(paste(&kind("("), &kind(")")).is_err());
         assert!(paste(&kind("4294967"), &kind("296")).is_err());

@@ -15,8 +15,6 @@ pub struct Item<'a> {
     /// `#` and the item name: where item-level errors point.
     pub header: Span,
     pub body: &'a [Token],
-    /// Where the body ends in the source (for "missing ..." errors).
-    pub body_end: usize,
 }
 
 pub enum ItemKind {
@@ -29,18 +27,13 @@ pub struct MacroDef<'a> {
     pub order: usize,
     pub params: Vec<Rc<str>>,
     pub body: &'a [Token],
-    pub name_span: Span,
 }
 
 /// All definitions per name (several arities when overloaded).
 pub type Macros<'a> = HashMap<Rc<str>, Vec<MacroDef<'a>>>;
 
 /// Splits `tokens` into items. Errors are collected; a broken item is skipped.
-pub fn split_items<'a>(
-    tokens: &'a [Token],
-    source_len: usize,
-    errors: &mut Vec<Diagnostic>,
-) -> Vec<Item<'a>> {
+pub fn split_items<'a>(tokens: &'a [Token], errors: &mut Vec<Diagnostic>) -> Vec<Item<'a>> {
     let mut items = Vec::new();
     match tokens.first() {
         None => {
@@ -51,8 +44,11 @@ pub fn split_items<'a>(
         }
         Some(first) if !first.kind.is_punct(Punct::Hash) => {
             errors.push(
-                Diagnostic::error(format!("unexpected `{}` at the start of the file", first.kind), first.span)
-                    .with_label("the file must start with `#`"),
+                Diagnostic::error(
+                    format!("unexpected `{}` at the start of the file", first.kind),
+                    first.span,
+                )
+                .with_label("the file must start with `#`"),
             );
         }
         Some(_) => {}
@@ -65,7 +61,6 @@ pub fn split_items<'a>(
         .collect();
     for (n, &at) in hashes.iter().enumerate() {
         let end = hashes.get(n + 1).copied().unwrap_or(tokens.len());
-        let body_end = tokens.get(end).map_or(source_len, |t| t.span.start);
         let item_tokens = &tokens[at + 1..end];
         let hash = tokens[at].span;
         let order = n;
@@ -101,12 +96,15 @@ pub fn split_items<'a>(
             }
             other => {
                 errors.push(
-                    Diagnostic::error(format!("`#{other}` is neither a section nor a macro"), header)
-                        .with_label("unknown item")
-                        .with_note(
-                            "sections are #players, #pieces, #variables, #board and #rules; \
+                    Diagnostic::error(
+                        format!("`#{other}` is neither a section nor a macro"),
+                        header,
+                    )
+                    .with_label("unknown item")
+                    .with_note(
+                        "sections are #players, #pieces, #variables, #board and #rules; \
                              keywords cannot name macros",
-                        ),
+                    ),
                 );
                 continue;
             }
@@ -121,7 +119,10 @@ pub fn split_items<'a>(
                 continue;
             }
             None => {
-                errors.push(Diagnostic::error("expected `=` after the item name", header));
+                errors.push(Diagnostic::error(
+                    "expected `=` after the item name",
+                    header,
+                ));
                 continue;
             }
         }
@@ -130,7 +131,6 @@ pub fn split_items<'a>(
             kind,
             header,
             body: rest,
-            body_end,
         });
     }
     items
@@ -168,19 +168,17 @@ fn parse_params(tokens: &[Token], header: Span) -> Result<(Vec<Rc<str>>, usize),
                     t.span,
                 ))
             }
-            None => {
-                return Err(Diagnostic::error(
-                    "unterminated parameter list",
-                    header,
-                ))
-            }
+            None => return Err(Diagnostic::error("unterminated parameter list", header)),
         }
         match tokens.get(i) {
             Some(t) if t.kind.is_punct(Punct::Semicolon) => i += 1,
             Some(t) if t.kind.is_punct(Punct::RParen) => return Ok((params, i + 1)),
             Some(t) => {
                 return Err(Diagnostic::error(
-                    format!("expected `;` or `)` in the parameter list, found `{}`", t.kind),
+                    format!(
+                        "expected `;` or `)` in the parameter list, found `{}`",
+                        t.kind
+                    ),
                     t.span,
                 ))
             }
@@ -197,8 +195,7 @@ pub fn collect_macros<'a>(items: &[Item<'a>], errors: &mut Vec<Diagnostic>) -> M
             continue;
         };
         let definitions = macros.entry(name.clone()).or_default();
-        if let Some(other) = definitions.iter().find(|d| d.params.len() == params.len()) {
-            let _ = other;
+        if definitions.iter().any(|d| d.params.len() == params.len()) {
             errors.push(
                 Diagnostic::error(
                     format!(
@@ -229,7 +226,6 @@ pub fn collect_macros<'a>(items: &[Item<'a>], errors: &mut Vec<Diagnostic>) -> M
             order: item.order,
             params: params.clone(),
             body: item.body,
-            name_span: item.header,
         });
     }
     macros

@@ -52,7 +52,10 @@ struct Sections<'i, 'a> {
     rules: &'i Item<'a>,
 }
 
-fn find_sections<'i, 'a>(items: &'i [Item<'a>], errors: &mut Vec<Diagnostic>) -> Option<Sections<'i, 'a>> {
+fn find_sections<'i, 'a>(
+    items: &'i [Item<'a>],
+    errors: &mut Vec<Diagnostic>,
+) -> Option<Sections<'i, 'a>> {
     let find = |keyword: Keyword, errors: &mut Vec<Diagnostic>| -> Option<&'i Item<'a>> {
         let mut found = items
             .iter()
@@ -60,9 +63,12 @@ fn find_sections<'i, 'a>(items: &'i [Item<'a>], errors: &mut Vec<Diagnostic>) ->
         let first = found.next();
         for duplicate in found {
             errors.push(
-                Diagnostic::error(format!("section `#{}` appears twice", keyword.text()), duplicate.header)
-                    .with_label("second definition")
-                    .with_note("each section must appear exactly once"),
+                Diagnostic::error(
+                    format!("section `#{}` appears twice", keyword.text()),
+                    duplicate.header,
+                )
+                .with_label("second definition")
+                .with_note("each section must appear exactly once"),
             );
         }
         if first.is_none() {
@@ -91,14 +97,16 @@ fn find_sections<'i, 'a>(items: &'i [Item<'a>], errors: &mut Vec<Diagnostic>) ->
 pub fn expand_to_game(source: &str) -> Result<Game, Vec<Diagnostic>> {
     let tokens = tokenize(source)?;
     let mut errors = Vec::new();
-    let items = split_items(&tokens, source.len(), &mut errors);
+    let items = split_items(&tokens, &mut errors);
     let macros = collect_macros(&items, &mut errors);
     let sections = find_sections(&items, &mut errors);
     let Some(sections) = sections else {
         return Err(errors);
     };
     let expander = Expander { macros: &macros };
-    let expand = |item: &Item<'_>, errors: &mut Vec<Diagnostic>| match expander.expand_section(item.body, item.order) {
+    let expand = |item: &Item<'_>, errors: &mut Vec<Diagnostic>| match expander
+        .expand_section(item.body, item.order)
+    {
         Ok(tokens) => Some(tokens),
         Err(e) => {
             errors.push(e);
@@ -106,9 +114,9 @@ pub fn expand_to_game(source: &str) -> Result<Game, Vec<Diagnostic>> {
         }
     };
 
-    let mut run = |item: &Item<'_>,
-                   errors: &mut Vec<Diagnostic>,
-                   f: &mut dyn FnMut(&mut Cursor<'_>) -> Result<(), Diagnostic>| {
+    let run = |item: &Item<'_>,
+               errors: &mut Vec<Diagnostic>,
+               f: &mut dyn FnMut(&mut Cursor<'_>) -> Result<(), Diagnostic>| {
         let Some(expanded) = expand(item, errors) else {
             return;
         };
@@ -133,7 +141,8 @@ pub fn expand_to_game(source: &str) -> Result<Game, Vec<Diagnostic>> {
         variables = Some(declarations::bounded_names(c, "variable", true)?);
         Ok(())
     });
-    let (Some(players), Some(mut pieces), Some(mut variables)) = (players, pieces, variables) else {
+    let (Some(players), Some(mut pieces), Some(mut variables)) = (players, pieces, variables)
+    else {
         return Err(errors);
     };
     let declared: HashSet<String> = pieces

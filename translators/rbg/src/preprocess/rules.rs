@@ -28,7 +28,11 @@ pub struct RulesParser<'c, 't> {
 }
 
 impl<'c, 't> RulesParser<'c, 't> {
-    pub fn new(cursor: &'c mut Cursor<'t>, declared: &'c HashSet<String>, labels: &'c HashSet<String>) -> Self {
+    pub fn new(
+        cursor: &'c mut Cursor<'t>,
+        declared: &'c HashSet<String>,
+        labels: &'c HashSet<String>,
+    ) -> Self {
         RulesParser {
             cursor,
             declared,
@@ -46,7 +50,9 @@ impl<'c, 't> RulesParser<'c, 't> {
         }
         let rule = self.sum()?;
         if let Some(t) = self.cursor.peek() {
-            return Err(self.cursor.error_at(t, format!("unexpected `{}` in the rules", t.kind)));
+            return Err(self
+                .cursor
+                .error_at(t, format!("unexpected `{}` in the rules", t.kind)));
         }
         Ok(rule)
     }
@@ -54,7 +60,10 @@ impl<'c, 't> RulesParser<'c, 't> {
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_NESTING {
-            return Err(Diagnostic::error("rules nested too deeply", self.cursor.here()));
+            return Err(Diagnostic::error(
+                "rules nested too deeply",
+                self.cursor.here(),
+            ));
         }
         Ok(())
     }
@@ -103,8 +112,7 @@ impl<'c, 't> RulesParser<'c, 't> {
     /// An operand with its suffixes (`*`, `^n`).
     fn item(&mut self) -> PResult<Rule> {
         let (mut rule, takes_suffix, what) = self.operand()?;
-        loop {
-            let Some(token) = self.cursor.peek() else { break };
+        while let Some(token) = self.cursor.peek() {
             let is_star = token.kind.is_punct(Punct::Star);
             let is_power = token.kind.is_punct(Punct::Caret);
             if !is_star && !is_power {
@@ -116,7 +124,9 @@ impl<'c, 't> RulesParser<'c, 't> {
                     .cursor
                     .error_at(token, format!("`{suffix}` cannot follow {what}"))
                     .with_label("suffix on a non-move operand")
-                    .with_note(format!("put it in parentheses, e.g. `({what}){suffix}...`")));
+                    .with_note(format!(
+                        "suffixes apply only to moves; wrap the operand in parentheses, e.g. `({{e}}){suffix}`"
+                    )));
             }
             self.cursor.pos += 1;
             if is_star {
@@ -137,7 +147,10 @@ impl<'c, 't> RulesParser<'c, 't> {
                 }
                 self.power_items = self.power_items.saturating_add(count as usize);
                 if self.power_items > MAX_POWER_ITEMS {
-                    return Err(Diagnostic::error("powers expand to too many copies", count_span));
+                    return Err(Diagnostic::error(
+                        "powers expand to too many copies",
+                        count_span,
+                    ));
                 }
                 let span = rule.span.join(count_span);
                 let copies = vec![rule; count as usize];
@@ -185,7 +198,11 @@ impl<'c, 't> RulesParser<'c, 't> {
                 Ok((action(ActionKind::Switch(player), span), true, "a switch"))
             }
             TokenKind::Punct(Punct::LParen) => {
-                if let Some(close) = self.cursor.peek().filter(|t| t.kind.is_punct(Punct::RParen)) {
+                if let Some(close) = self
+                    .cursor
+                    .peek()
+                    .filter(|t| t.kind.is_punct(Punct::RParen))
+                {
                     return Err(self
                         .cursor
                         .error_at(close, "empty parentheses `()`")
@@ -204,7 +221,11 @@ impl<'c, 't> RulesParser<'c, 't> {
                     negated,
                     rule: Box::new(inner),
                 };
-                Ok((action(kind, start.join(close.span)), false, "a pattern `{? ...}`"))
+                Ok((
+                    action(kind, start.join(close.span)),
+                    false,
+                    "a pattern `{? ...}`",
+                ))
             }
             TokenKind::Punct(Punct::BraceDollar) => {
                 let left = self.arith()?;
@@ -212,7 +233,11 @@ impl<'c, 't> RulesParser<'c, 't> {
                 let right = self.arith()?;
                 let close = self.cursor.expect_punct(Punct::RBrace)?;
                 let kind = ActionKind::Compare { left, op, right };
-                Ok((action(kind, start.join(close.span)), false, "a comparison `{$ ...}`"))
+                Ok((
+                    action(kind, start.join(close.span)),
+                    false,
+                    "a comparison `{$ ...}`",
+                ))
             }
             TokenKind::Punct(Punct::LBrace) => {
                 let mut pieces: Vec<Name> = Vec::new();
@@ -230,10 +255,18 @@ impl<'c, 't> RulesParser<'c, 't> {
                 let close = self.cursor.expect_punct(Punct::RBrace)?;
                 // Set semantics: sorted, duplicates removed (rbg.md §4.6).
                 pieces.sort_by(|a, b| a.name.cmp(&b.name));
-                Ok((action(ActionKind::On(pieces), start.join(close.span)), false, "an on `{...}`"))
+                Ok((
+                    action(ActionKind::On(pieces), start.join(close.span)),
+                    false,
+                    "an on `{...}`",
+                ))
             }
             TokenKind::Punct(Punct::LBracket) => {
-                if let Some(close) = self.cursor.peek().filter(|t| t.kind.is_punct(Punct::RBracket)) {
+                if let Some(close) = self
+                    .cursor
+                    .peek()
+                    .filter(|t| t.kind.is_punct(Punct::RBracket))
+                {
                     return Err(self
                         .cursor
                         .error_at(close, "empty off `[]`")
@@ -258,7 +291,11 @@ impl<'c, 't> RulesParser<'c, 't> {
                 Ok((Rule { span, ..rule }, false, "an off `[...]`"))
             }
             TokenKind::Punct(Punct::BracketDollar) => {
-                if let Some(close) = self.cursor.peek().filter(|t| t.kind.is_punct(Punct::RBracket)) {
+                if let Some(close) = self
+                    .cursor
+                    .peek()
+                    .filter(|t| t.kind.is_punct(Punct::RBracket))
+                {
                     return Err(self
                         .cursor
                         .error_at(close, "empty assignment `[$ ]`")
