@@ -132,6 +132,7 @@ fn check_arity(atom: &Atom, errors: &mut Vec<Diagnostic>, note: &str) {
                     ),
                     atom.span,
                 )
+                .with_label(format!("{} argument(s)", atom.args.len()))
                 .with_note(note.to_string()),
             );
         }
