@@ -507,11 +507,16 @@ impl<'g> Checker<'g> {
         }
     }
 
-    /// Adds a hint when an undeclared name (read as a symbol) appears where
-    /// a variable was probably meant.
+    /// Adds a hint when an undeclared name that is no symbol of any declared
+    /// set type (so probably a misspelled variable) is read as a symbol.
     fn symbol_hint(&self, d: Diagnostic, e: &Expr) -> Diagnostic {
         if let Expr::Ref(name, _) = e.without_casts() {
-            if !self.constants.contains_key(name.as_str())
+            let declared_symbol = self.game.typedefs.iter().any(|t| match &t.ty {
+                Type::Set(symbols, _) => symbols.contains(name),
+                _ => false,
+            });
+            if !declared_symbol
+                && !self.constants.contains_key(name.as_str())
                 && !self.variables.contains_key(name.as_str())
             {
                 return d.with_note(format!(

@@ -112,8 +112,20 @@ impl Diagnostic {
     /// the span underlined, and the notes. No colours.
     pub fn render(&self, file_name: &str, source: &str) -> String {
         use miette::{GraphicalReportHandler, GraphicalTheme};
+        // Whole-file problems have no excerpt: name the file in the message.
+        let located;
+        let diagnostic = match self.span {
+            Some(_) => self,
+            None => {
+                located = Diagnostic {
+                    message: format!("{file_name}: {}", self.message),
+                    ..self.clone()
+                };
+                &located
+            }
+        };
         let report = MietteReport {
-            diagnostic: self,
+            diagnostic,
             source: miette::NamedSource::new(file_name, source.to_string()),
         };
         let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())

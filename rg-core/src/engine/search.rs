@@ -424,7 +424,6 @@ impl Searcher {
 
     /// Performs a non-tag, non-player action; returns whether it is legal.
     /// `depth` is the nesting level for reachability checks.
-    #[inline]
     #[inline(always)]
     fn perform(&mut self, p: &Program, action: &Action, depth: usize) -> Result<bool, Fault> {
         match action {
