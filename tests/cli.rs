@@ -1,0 +1,144 @@
+//! The `rgw` command line: exit codes, output formats and error reporting.
+
+mod common;
+
+use common::{rgw, team, TempDir};
+
+#[test]
+fn check_prints_a_summary_for_a_valid_game() {
+    let out = rgw(&["check", &team("rg/ticTacToe.rg")]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("ticTacToe.rg: ok: 2 players"), "{}", out.stdout);
+}
+
+#[test]
+fn check_reports_diagnostics_with_location_and_exit_1() {
+    let dir = TempDir::new("check");
+    let file = dir.write("bad.rg", "type Player = { x };\ntype Score = { 0 };\nbegin, end: player = keeper;\nbegin, a: v = x;\n");
+    let out = rgw(&["check", &file]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("bad.rg:4:11"), "{}", out.stderr);
+    assert!(out.stderr.contains("v is constant in v = x"), "{}", out.stderr);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(rgw(&["check"]).code, 2);
+    assert_eq!(rgw(&["frobnicate"]).code, 2);
+    let dir = TempDir::new("usage");
+    let file = dir.write("game.txt", "x");
+    let out = rgw(&["check", &file]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("cannot tell the language"), "{}", out.stderr);
+    let out = rgw(&["perft", &team("rg/ticTacToe.rg"), "2", "--via", "propnet"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+}
+
+#[test]
+fn missing_file_is_reported() {
+    let out = rgw(&["check", "does/not/exist.rg"]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("cannot read does/not/exist.rg"), "{}", out.stderr);
+}
+
+#[test]
+fn fmt_check_and_rewrite() {
+    let dir = TempDir::new("fmt");
+    let file = dir.write("g.rg", "type Player={x};type Score={0};// comment\nbegin,end:player=keeper;\n");
+    let out = rgw(&["fmt", "--check", &file]);
+    assert_eq!(out.code, 1);
+    assert!(out.stdout.contains("would be reformatted"));
+    assert_eq!(rgw(&["fmt", &file]).code, 0);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text, "type Player = { x };\ntype Score = { 0 };\nbegin, end: player = keeper;\n");
+    assert_eq!(rgw(&["fmt", "--check", &file]).code, 0);
+    // Syntax errors are reported, and the file is left alone.
+    let broken = dir.write("broken.rg", "type A = {a}\n");
+    let out = rgw(&["fmt", &broken]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("expected \";\""), "{}", out.stderr);
+    assert_eq!(std::fs::read_to_string(&broken).unwrap(), "type A = {a}\n");
+}
+
+#[test]
+fn moves_lists_the_first_players_moves() {
+    let out = rgw(&["moves", &team("rg/ticTacToe.rg")]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines, ["a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"]);
+}
+
+#[test]
+fn perft_prints_every_depth() {
+    let out = rgw(&["perft", &team("rg/ticTacToe.rg"), "3"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let counts: Vec<&str> = out
+        .stdout
+        .lines()
+        .map(|l| l.split_whitespace().nth(2).unwrap())
+        .collect();
+    assert_eq!(counts, ["1", "9", "72", "504"]);
+}
+
+#[test]
+fn perft_json_has_exactly_the_documented_fields() {
+    let file = team("rg/breakthrough.rg");
+    let out = rgw(&["perft", &file, "3", "--json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.lines().count(), 1);
+    let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let object = value.as_object().unwrap();
+    let mut keys: Vec<&String> = object.keys().collect();
+    keys.sort();
+    assert_eq!(keys, ["file", "perft", "seconds"]);
+    assert_eq!(object["file"], file.as_str());
+    assert_eq!(object["perft"], serde_json::json!([1, 16, 256, 4308]));
+    assert_eq!(object["seconds"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn perft_time_limit_stops_and_says_so() {
+    let out = rgw(&["perft", &team("rg/breakthrough.rg"), "12", "--time-limit", "0.2"]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("stopped by the time limit during depth"), "{}", out.stderr);
+    assert!(out.stdout.starts_with("depth 0: 1"), "{}", out.stdout);
+    let out = rgw(&["perft", &team("rg/breakthrough.rg"), "2", "--time-limit", "-1"]);
+    assert_eq!(out.code, 2);
+}
+
+#[test]
+fn play_reports_speed_length_and_goals() {
+    let out = rgw(&["play", &team("rg/ticTacToe.rg"), "--playouts", "300", "--seed", "7", "--json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(value["playouts"], 300);
+    let length = value["average_length"].as_f64().unwrap();
+    assert!((5.0..=9.0).contains(&length), "{length}");
+    // Tic-tac-toe: the first player wins about 58.5% of random games.
+    let x = value["average_goals"]["x"].as_f64().unwrap();
+    assert!((55.0..=90.0).contains(&x), "x scores {x} on average");
+    // Same seed, same result.
+    let again = rgw(&["play", &team("rg/ticTacToe.rg"), "--playouts", "300", "--seed", "7", "--json"]);
+    let again: serde_json::Value = serde_json::from_str(&again.stdout).unwrap();
+    assert_eq!(again["average_goals"], value["average_goals"]);
+}
+
+#[test]
+fn play_log_shows_one_game() {
+    let out = rgw(&["play", &team("rg/ticTacToe.rg"), "--log", "--seed", "3"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.starts_with("1. x: "), "{}", out.stdout);
+    assert!(out.stdout.trim_end().lines().last().unwrap().starts_with("game over: x "), "{}", out.stdout);
+}
+
+#[test]
+fn runtime_errors_exit_1_with_a_message() {
+    let dir = TempDir::new("runtime");
+    let file = dir.write(
+        "keeper.rg",
+        "type Player = { x };\ntype Score = { 0 };\nbegin, a: $ t;\nbegin, a: $ u;\na, end: player = keeper;\n",
+    );
+    let out = rgw(&["perft", &file, "1"]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("keeper had 2 moves in node begin"), "{}", out.stderr);
+}
