@@ -404,13 +404,13 @@ impl<'g> Checker<'g> {
     /// Every symbol stored in `value` must belong to the set types of `ty`.
     fn check_stored_symbols(&mut self, value: &Value, ty: &RType, at: At) {
         match (value, ty.arrow()) {
-            (Value::Symbol(s, _), None) => {
-                if !ty.contains(s) {
-                    self.report(error_at(
-                        format!("{{ {s} }} is not assignable to {ty} (stored in the referenced constant)"),
-                        at,
-                    ));
-                }
+            (Value::Symbol(s, _), None) if !ty.contains(s) => {
+                self.report(error_at(
+                    format!(
+                        "{{ {s} }} is not assignable to {ty} (stored in the referenced constant)"
+                    ),
+                    at,
+                ));
             }
             (Value::Map(entries, _), Some((_, value_type))) => {
                 for entry in entries {

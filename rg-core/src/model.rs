@@ -135,7 +135,7 @@ impl Budget {
                 return Err(LimitError::Nodes(max));
             }
         }
-        if self.nodes % 256 == 0 {
+        if self.nodes.is_multiple_of(256) {
             self.check_time()?;
         }
         Ok(())

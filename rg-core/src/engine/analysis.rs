@@ -27,12 +27,12 @@ pub fn node_info(
     // Move searches: nodes that can reach a `player` assignment.
     let mut predecessors: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut queue = VecDeque::new();
-    for from in 0..n {
+    for (from, from_info) in info.iter_mut().enumerate() {
         for e in edges_of(from) {
             if in_move_graph(from, e) {
                 predecessors[e.target as usize].push(from as u32);
-            } else if from != end as usize && !info[from].can_finish_move {
-                info[from].can_finish_move = true;
+            } else if from != end as usize && !from_info.can_finish_move {
+                from_info.can_finish_move = true;
                 queue.push_back(from);
             }
         }
@@ -79,13 +79,11 @@ fn cyclic_or_join(n: usize, successors: impl Fn(usize) -> Vec<usize>) -> Vec<boo
     }
     let mut in_degree = vec![0u32; n];
     let mut flagged = vec![false; n];
-    for from in 0..n {
+    for (from, self_loop) in flagged.iter_mut().enumerate() {
         for to in successors(from) {
             graph.add_edge(NodeIndex::new(from), NodeIndex::new(to), ());
             in_degree[to] += 1;
-            if to == from {
-                flagged[from] = true;
-            }
+            *self_loop |= to == from;
         }
     }
     for component in petgraph::algo::tarjan_scc(&graph) {

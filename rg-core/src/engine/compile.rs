@@ -36,6 +36,9 @@ pub fn compile(game: &Game) -> Result<Program, CompileError> {
     c.finish(initial, nodes, edge_start, edges, node_info)
 }
 
+/// Node names, CSR edge offsets per node, and the edges.
+type Automaton = (Vec<String>, Vec<u32>, Vec<CompiledEdge>);
+
 struct Compiler<'g> {
     game: &'g Game,
     env: TypeEnv<'g>,
@@ -226,9 +229,8 @@ impl<'g> Compiler<'g> {
         }
     }
 
-    fn compile_edges(
-        &mut self,
-    ) -> Result<(Vec<String>, Vec<u32>, Vec<CompiledEdge>), CompileError> {
+    /// Node names, CSR offsets and edges.
+    fn compile_edges(&mut self) -> Result<Automaton, CompileError> {
         let mut node_ids: HashMap<String, u32> = HashMap::new();
         let mut nodes: Vec<String> = Vec::new();
         let node = |name: &str, nodes: &mut Vec<String>, ids: &mut HashMap<String, u32>| -> u32 {
