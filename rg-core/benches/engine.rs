@@ -14,7 +14,9 @@ use rg_core::model::{perft, run_playouts, Budget, ForwardModel};
 fn corpus_file(relative: &str) -> Option<PathBuf> {
     let root = std::env::var_os("RGW_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus")));
+        .unwrap_or_else(|| {
+            PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus"))
+        });
     let path = root.join(relative);
     path.is_file().then_some(path)
 }
@@ -31,10 +33,22 @@ fn engine(path: &PathBuf) -> Engine {
 /// (label, file, perft depth)
 fn games() -> Vec<(String, PathBuf, u32)> {
     let mut games = vec![
-        ("team/ticTacToe".to_string(), team_file("rg/ticTacToe.rg"), 6),
-        ("team/breakthrough6x6".to_string(), team_file("rg/breakthrough.rg"), 4),
+        (
+            "team/ticTacToe".to_string(),
+            team_file("rg/ticTacToe.rg"),
+            6,
+        ),
+        (
+            "team/breakthrough6x6".to_string(),
+            team_file("rg/breakthrough.rg"),
+            4,
+        ),
     ];
-    for (name, depth) in [("ticTacToe", 6), ("breakthrough", 5), ("breakthrough-simple", 4)] {
+    for (name, depth) in [
+        ("ticTacToe", 6),
+        ("breakthrough", 5),
+        ("breakthrough-simple", 4),
+    ] {
         if let Some(path) = corpus_file(&format!("rg/{name}.rg")) {
             games.push((format!("shared/{name}"), path, depth));
         }

@@ -12,3 +12,4 @@ pub mod model;
 pub mod parse;
 pub mod print;
 pub mod types;
+pub mod verify;
