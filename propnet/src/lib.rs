@@ -1,9 +1,9 @@
 //! Grounding and propositional networks for GDL.
 
 pub mod datalog;
-pub mod naming;
 pub mod ground;
 mod hash;
+pub mod naming;
 
 pub use ground::{ground, GroundProgram, GroundingError, GroundingLimits};
 pub mod model;

@@ -86,7 +86,10 @@ fn empty_core(words: usize) -> Vec<u64> {
 
 impl PropnetModel {
     /// Grounds the program and builds the network.
-    pub fn new(program: &Program, limits: &GroundingLimits) -> Result<PropnetModel, GroundingError> {
+    pub fn new(
+        program: &Program,
+        limits: &GroundingLimits,
+    ) -> Result<PropnetModel, GroundingError> {
         Ok(PropnetModel::from_ground(ground(program, limits)?))
     }
 
@@ -163,7 +166,9 @@ impl PropnetModel {
     }
 
     fn terminal(&self, values: &[u8]) -> bool {
-        self.outputs.terminal.is_some_and(|t| values[t as usize] != 0)
+        self.outputs
+            .terminal
+            .is_some_and(|t| values[t as usize] != 0)
     }
 
     /// The state after every role chose (`choices` are action indices).
@@ -208,17 +213,27 @@ impl PropnetModel {
             .iter()
             .zip(&self.role_names)
             .map(|(goals, role)| {
-                let holding: Vec<TermId> =
-                    goals.iter().filter(|(_, c)| values[*c as usize] != 0).map(|(v, _)| *v).collect();
+                let holding: Vec<TermId> = goals
+                    .iter()
+                    .filter(|(_, c)| values[*c as usize] != 0)
+                    .map(|(v, _)| *v)
+                    .collect();
                 match holding.as_slice() {
-                    [v] => self.program.terms.as_integer(&self.program.symbols, *v).ok_or_else(|| {
-                        ModelError::new(format!(
-                            "goal value {} of role {role} is not a number",
-                            self.program.terms.display(&self.program.symbols, *v)
-                        ))
-                    }),
+                    [v] => self
+                        .program
+                        .terms
+                        .as_integer(&self.program.symbols, *v)
+                        .ok_or_else(|| {
+                            ModelError::new(format!(
+                                "goal value {} of role {role} is not a number",
+                                self.program.terms.display(&self.program.symbols, *v)
+                            ))
+                        }),
                     [] => Err(ModelError::new(format!("role {role} has no goal value"))),
-                    many => Err(ModelError::new(format!("role {role} has {} goal values", many.len()))),
+                    many => Err(ModelError::new(format!(
+                        "role {role} has {} goal values",
+                        many.len()
+                    ))),
                 }
             })
             .collect()
@@ -238,12 +253,30 @@ impl PropnetModel {
         facts
     }
 
-    /// Classic joint-move perft (gdl.md §4.1).
-    pub fn joint_perft(&self, depth: u32, budget: &mut Budget) -> Result<u64, LimitError> {
-        self.joint_perft_from(&PropnetModel::core(self.initial_bits.to_vec()), depth, budget)
+    /// Whether the fact (in KIF) is a base proposition of the network:
+    /// facts that no output reads are dropped by simplification.
+    pub fn is_base_fact(&self, fact: &str) -> bool {
+        self.outputs
+            .base_facts
+            .iter()
+            .any(|&f| self.program.terms.display(&self.program.symbols, f) == fact)
     }
 
-    fn joint_perft_from(&self, core: &StateCore, depth: u32, budget: &mut Budget) -> Result<u64, LimitError> {
+    /// Classic joint-move perft (gdl.md §4.1).
+    pub fn joint_perft(&self, depth: u32, budget: &mut Budget) -> Result<u64, LimitError> {
+        self.joint_perft_from(
+            &PropnetModel::core(self.initial_bits.to_vec()),
+            depth,
+            budget,
+        )
+    }
+
+    fn joint_perft_from(
+        &self,
+        core: &StateCore,
+        depth: u32,
+        budget: &mut Budget,
+    ) -> Result<u64, LimitError> {
         if depth == 0 {
             return Ok(1);
         }
@@ -252,7 +285,9 @@ impl PropnetModel {
         if self.terminal(values) {
             return Ok(0);
         }
-        let legal: Vec<Vec<u32>> = (0..self.actions.len()).map(|r| self.legal_indices(values, r).collect()).collect();
+        let legal: Vec<Vec<u32>> = (0..self.actions.len())
+            .map(|r| self.legal_indices(values, r).collect())
+            .collect();
         if legal.iter().any(Vec::is_empty) {
             return Ok(0);
         }
@@ -301,17 +336,29 @@ impl ForwardModel for PropnetModel {
     }
 
     fn current_player(&self, state: &PropnetState) -> Player {
-        Player::Real(state.choices.len().min(self.role_names.len().saturating_sub(1)))
+        Player::Real(
+            state
+                .choices
+                .len()
+                .min(self.role_names.len().saturating_sub(1)),
+        )
     }
 
-    fn legal_moves(&self, state: &PropnetState, out: &mut Vec<PropnetMove>) -> Result<(), ModelError> {
+    fn legal_moves(
+        &self,
+        state: &PropnetState,
+        out: &mut Vec<PropnetMove>,
+    ) -> Result<(), ModelError> {
         out.clear();
         if self.is_terminal(state) {
             return Ok(());
         }
         let values = self.values(&state.core);
         let role = state.choices.len() as u32;
-        out.extend(self.legal_indices(values, state.choices.len()).map(|action| PropnetMove { role, action }));
+        out.extend(
+            self.legal_indices(values, state.choices.len())
+                .map(|action| PropnetMove { role, action }),
+        );
         Ok(())
     }
 
@@ -367,7 +414,11 @@ impl ForwardModel for PropnetModel {
     }
 
     fn format_move(&self, mv: &PropnetMove) -> String {
-        match self.actions.get(mv.role as usize).and_then(|a| a.get(mv.action as usize)) {
+        match self
+            .actions
+            .get(mv.role as usize)
+            .and_then(|a| a.get(mv.action as usize))
+        {
             Some(action) => self.program.rg_name(action.term),
             None => format!("<action {} of role {}>", mv.action, mv.role),
         }

@@ -57,10 +57,6 @@ impl FactTable {
         self.len
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     #[inline]
     pub fn row(&self, r: usize) -> &[TermId] {
         &self.data[r * self.arity..(r + 1) * self.arity]
@@ -104,7 +100,9 @@ impl FactTable {
             match index.map.get_mut(key.as_slice()) {
                 Some(bucket) => bucket.push(r as u32),
                 None => {
-                    index.map.insert(key.clone().into_boxed_slice(), vec![r as u32]);
+                    index
+                        .map
+                        .insert(key.clone().into_boxed_slice(), vec![r as u32]);
                 }
             }
         }

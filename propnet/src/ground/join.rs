@@ -114,7 +114,9 @@ fn pattern(term: &Term, bound: &mut [bool], terms: &mut GroundTerms) -> Pat {
                 Pat::Bind(v as u32)
             }
         }
-        Term::Function(f, args) => Pat::Func(*f, args.iter().map(|a| pattern(a, bound, terms)).collect()),
+        Term::Function(f, args) => {
+            Pat::Func(*f, args.iter().map(|a| pattern(a, bound, terms)).collect())
+        }
     }
 }
 
@@ -126,7 +128,8 @@ fn collect_index(pat: &Pat, path: &mut Vec<u8>, spec: &mut IndexSpec, keys: &mut
         }
         Pat::Bind(_) => {}
         Pat::Func(f, sub) => {
-            spec.functors.push((Path::from(path.as_slice()), *f, sub.len()));
+            spec.functors
+                .push((Path::from(path.as_slice()), *f, sub.len()));
             for (j, p) in sub.iter().enumerate() {
                 path.push(j as u8);
                 collect_index(p, path, spec, keys);
@@ -139,10 +142,17 @@ fn collect_index(pat: &Pat, path: &mut Vec<u8>, spec: &mut IndexSpec, keys: &mut
 fn variables_bound(literal: &Literal, bound: &[bool]) -> bool {
     let mut vars = Vec::new();
     literal.collect_variables(&mut vars);
-    vars.iter().all(|&v| bound.get(v as usize).copied().unwrap_or(false))
+    vars.iter()
+        .all(|&v| bound.get(v as usize).copied().unwrap_or(false))
 }
 
-fn count_leaves(term: &Term, bound: &[bool], leaves: &mut i32, fixed: &mut i32, functors: &mut i32) {
+fn count_leaves(
+    term: &Term,
+    bound: &[bool],
+    leaves: &mut i32,
+    fixed: &mut i32,
+    functors: &mut i32,
+) {
     match term {
         Term::Constant(_) => {
             *leaves += 1;
@@ -156,7 +166,8 @@ fn count_leaves(term: &Term, bound: &[bool], leaves: &mut i32, fixed: &mut i32, 
         }
         Term::Function(_, args) => {
             *functors += 1;
-            args.iter().for_each(|a| count_leaves(a, bound, leaves, fixed, functors));
+            args.iter()
+                .for_each(|a| count_leaves(a, bound, leaves, fixed, functors));
         }
     }
 }
@@ -195,7 +206,8 @@ impl PlanCompiler<'_> {
                 let mut k = 0;
                 while k < remaining.len() {
                     let literal = &rule.body[remaining[k]];
-                    if !matches!(literal, Literal::Positive(_)) && variables_bound(literal, &bound) {
+                    if !matches!(literal, Literal::Positive(_)) && variables_bound(literal, &bound)
+                    {
                         steps.push(self.step(literal, false, &mut bound));
                         remaining.remove(k);
                         progressed = true;
@@ -239,8 +251,16 @@ impl PlanCompiler<'_> {
         match literal {
             Literal::Positive(atom) => {
                 let rel = self.relations.id(atom.relation, atom.args.len());
-                let args: Box<[Pat]> = atom.args.iter().map(|t| pattern(t, bound, self.terms)).collect();
-                let index = if delta { None } else { self.register_index(rel, &args) };
+                let args: Box<[Pat]> = atom
+                    .args
+                    .iter()
+                    .map(|t| pattern(t, bound, self.terms))
+                    .collect();
+                let index = if delta {
+                    None
+                } else {
+                    self.register_index(rel, &args)
+                };
                 Step::Scan {
                     rel,
                     args,
@@ -250,12 +270,18 @@ impl PlanCompiler<'_> {
             }
             Literal::Negative(atom) => Step::Absent {
                 rel: self.relations.id(atom.relation, atom.args.len()),
-                args: atom.args.iter().map(|t| pattern(t, bound, self.terms)).collect(),
+                args: atom
+                    .args
+                    .iter()
+                    .map(|t| pattern(t, bound, self.terms))
+                    .collect(),
             },
             Literal::Distinct(s, t) => {
                 Step::Distinct(pattern(s, bound, self.terms), pattern(t, bound, self.terms))
             }
-            Literal::Equal(s, t) => Step::Equal(pattern(s, bound, self.terms), pattern(t, bound, self.terms)),
+            Literal::Equal(s, t) => {
+                Step::Equal(pattern(s, bound, self.terms), pattern(t, bound, self.terms))
+            }
         }
     }
 
@@ -293,7 +319,6 @@ pub enum Interrupt {
 /// Read-only view for executing a plan.
 pub struct Join<'a> {
     pub tables: &'a [FactTable],
-    pub relations: &'a Relations,
     pub terms: &'a GroundTerms,
     pub delta: (usize, usize),
     pub max_matches: usize,
@@ -326,7 +351,8 @@ impl Join<'_> {
             Pat::Func(f, sub) => {
                 self.terms.functor(t) == *f && {
                     let args = self.terms.args(t);
-                    args.len() == sub.len() && sub.iter().zip(args).all(|(p, &a)| self.matches(p, a, env))
+                    args.len() == sub.len()
+                        && sub.iter().zip(args).all(|(p, &a)| self.matches(p, a, env))
                 }
             }
         }
@@ -335,7 +361,9 @@ impl Join<'_> {
     fn equal(&self, a: &Pat, b: &Pat, env: &mut [TermId]) -> bool {
         match (a, b) {
             (Pat::Func(f, xs), Pat::Func(g, ys)) => {
-                f == g && xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| self.equal(x, y, env))
+                f == g
+                    && xs.len() == ys.len()
+                    && xs.iter().zip(ys.iter()).all(|(x, y)| self.equal(x, y, env))
             }
             (Pat::Func(..), _) => self.value(b, env).is_some_and(|t| self.matches(a, t, env)),
             _ => self.value(a, env).is_some_and(|t| self.matches(b, t, env)),
@@ -345,7 +373,7 @@ impl Join<'_> {
     fn tick(&self) -> Result<(), Interrupt> {
         let w = self.work.get().wrapping_add(1);
         self.work.set(w);
-        if w % 65_536 == 0 {
+        if w & 0xFFFF == 0 {
             if let Some(deadline) = self.deadline {
                 if Instant::now() >= deadline {
                     return Err(Interrupt::Deadline);
@@ -356,7 +384,12 @@ impl Join<'_> {
     }
 
     /// Appends the bindings of every match of `steps` to `out`.
-    pub fn run(&self, steps: &[Step], env: &mut [TermId], out: &mut Vec<TermId>) -> Result<(), Interrupt> {
+    pub fn run(
+        &self,
+        steps: &[Step],
+        env: &mut [TermId],
+        out: &mut Vec<TermId>,
+    ) -> Result<(), Interrupt> {
         let Some((step, rest)) = steps.split_first() else {
             out.extend_from_slice(env);
             return if out.len() > self.max_matches {
@@ -387,7 +420,8 @@ impl Join<'_> {
                         visit(r, env, out)?;
                     }
                 } else if let Some((id, key_pats)) = index {
-                    let key: Option<Vec<TermId>> = key_pats.iter().map(|p| self.value(p, env)).collect();
+                    let key: Option<Vec<TermId>> =
+                        key_pats.iter().map(|p| self.value(p, env)).collect();
                     let Some(key) = key else { return Ok(()) };
                     for &r in table.lookup(*id, &key) {
                         visit(r as usize, env, out)?;
@@ -427,7 +461,12 @@ impl Join<'_> {
 }
 
 /// Brings the indexes a plan uses up to date.
-pub fn refresh_indexes(plan: &Plan, tables: &mut [FactTable], relations: &Relations, terms: &GroundTerms) {
+pub fn refresh_indexes(
+    plan: &Plan,
+    tables: &mut [FactTable],
+    relations: &Relations,
+    terms: &GroundTerms,
+) {
     for step in &plan.steps {
         if let Step::Scan {
             rel,
@@ -458,7 +497,8 @@ pub fn find_instance(terms: &GroundTerms, term: &Term, env: &[TermId]) -> Option
         Term::Constant(s) => terms.find(*s, &[]),
         Term::Variable(v) => env.get(*v as usize).copied(),
         Term::Function(f, args) => {
-            let values: Option<Vec<TermId>> = args.iter().map(|a| find_instance(terms, a, env)).collect();
+            let values: Option<Vec<TermId>> =
+                args.iter().map(|a| find_instance(terms, a, env)).collect();
             terms.find(*f, &values?)
         }
     }

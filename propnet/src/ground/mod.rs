@@ -19,7 +19,10 @@ use petgraph::graph::DiGraph;
 use crate::datalog::{Atom, Literal, Program, Rule, Term, Vocabulary};
 use crate::hash::{FxMap, FxSet};
 use facts::FactTable;
-use join::{find_instance, instantiate, refresh_indexes, Interrupt, Join, Mode, Plan, PlanCompiler, RelId, Relations};
+use join::{
+    find_instance, instantiate, refresh_indexes, Interrupt, Join, Mode, Plan, PlanCompiler, RelId,
+    Relations,
+};
 pub use program::{AtomId, GroundAtom, GroundLiteral, GroundProgram, GroundRule, GroundingStats};
 pub use terms::{GroundTerms, TermId};
 
@@ -53,7 +56,9 @@ pub enum GroundingError {
         relation: String,
         count: usize,
     },
-    #[error("grounding exceeded {limit} rule instances (the rules for {relation} produced {count})")]
+    #[error(
+        "grounding exceeded {limit} rule instances (the rules for {relation} produced {count})"
+    )]
     TooManyRules {
         limit: usize,
         relation: String,
@@ -88,7 +93,10 @@ struct Grounder<'p> {
 }
 
 /// Grounds a program (GDL vocabulary by name: `role`, `true`, `does`, …).
-pub fn ground(program: &Program, limits: &GroundingLimits) -> Result<GroundProgram, GroundingError> {
+pub fn ground(
+    program: &Program,
+    limits: &GroundingLimits,
+) -> Result<GroundProgram, GroundingError> {
     let mut symbols = program.symbols.clone();
     let vocabulary = Vocabulary::intern(&mut symbols);
     let mut rules = program.rules.clone();
@@ -130,7 +138,9 @@ pub fn ground(program: &Program, limits: &GroundingLimits) -> Result<GroundProgr
 
 impl Grounder<'_> {
     fn rel_name(&self, rel: RelId) -> String {
-        self.symbols.name(self.relations.info[rel].symbol).to_string()
+        self.symbols
+            .name(self.relations.info[rel].symbol)
+            .to_string()
     }
 
     fn run(&mut self) -> Result<GroundProgram, GroundingError> {
@@ -160,13 +170,15 @@ impl Grounder<'_> {
             }
         }
         let n = self.relations.info.len();
-        self.tables = self.relations.info.iter().map(|r| FactTable::new(r.arity)).collect();
+        self.tables = self
+            .relations
+            .info
+            .iter()
+            .map(|r| FactTable::new(r.arity))
+            .collect();
         // Dynamic: reachable from `true` or `does` (relation level).
         let mut dynamic = vec![false; n];
-        let mut stack = vec![
-            self.relations.id(v.true_, 1),
-            self.relations.id(v.does, 2),
-        ];
+        let mut stack = vec![self.relations.id(v.true_, 1), self.relations.id(v.does, 2)];
         for &s in &stack {
             dynamic[s] = true;
         }
@@ -211,7 +223,12 @@ impl Grounder<'_> {
             .collect()
     }
 
-    fn compile(&mut self, rule_index: usize, mode: Mode, recursive: &dyn Fn(RelId) -> bool) -> CompiledRule {
+    fn compile(
+        &mut self,
+        rule_index: usize,
+        mode: Mode,
+        recursive: &dyn Fn(RelId) -> bool,
+    ) -> CompiledRule {
         let sizes = self.sizes();
         let size_of = |r: RelId| sizes.get(r).copied().unwrap_or(100.0);
         let rule = &self.rules[rule_index];
@@ -220,7 +237,9 @@ impl Grounder<'_> {
             terms: &mut self.terms,
             sizes: &size_of,
         };
-        let head = compiler.relations.id(rule.head.relation, rule.head.args.len());
+        let head = compiler
+            .relations
+            .id(rule.head.relation, rule.head.args.len());
         let full = compiler.compile(rule, mode, None);
         let mut deltas = Vec::new();
         for (i, literal) in rule.body.iter().enumerate() {
@@ -253,7 +272,10 @@ impl Grounder<'_> {
         sccs.reverse();
         let mut rules_by_head: HashMap<RelId, Vec<usize>> = HashMap::new();
         for (i, rule) in self.rules.iter().enumerate().take(self.program.rules.len()) {
-            let head = self.relations.get(rule.head.relation, rule.head.args.len()).unwrap_or(0);
+            let head = self
+                .relations
+                .get(rule.head.relation, rule.head.args.len())
+                .unwrap_or(0);
             if self.relations.info[head].is_static {
                 rules_by_head.entry(head).or_default().push(i);
             }
@@ -302,7 +324,6 @@ impl Grounder<'_> {
     fn join<'a>(&'a self, delta: (usize, usize), max_matches: usize) -> Join<'a> {
         Join {
             tables: &self.tables,
-            relations: &self.relations,
             terms: &self.terms,
             delta,
             max_matches,
@@ -333,7 +354,11 @@ impl Grounder<'_> {
     }
 
     /// Semi-naive fixpoint of the given rules; returns the number of rounds.
-    fn fixpoint(&mut self, compiled: &[CompiledRule], recursive: bool) -> Result<usize, GroundingError> {
+    fn fixpoint(
+        &mut self,
+        compiled: &[CompiledRule],
+        recursive: bool,
+    ) -> Result<usize, GroundingError> {
         let n = self.tables.len();
         let mut round_start: Vec<usize> = self.tables.iter().map(FactTable::len).collect();
         let mut first = true;
@@ -417,37 +442,49 @@ impl Grounder<'_> {
         let mut rules: Vec<GroundRule> = Vec::new();
         let mut seen: FxSet<GroundRule> = FxSet::default();
         let mut per_relation: HashMap<RelId, usize> = HashMap::new();
-        let mut atom_of = |rel: RelId, row: u32, tables: &[FactTable], relations: &Relations| -> AtomId {
-            *atom_ids.entry((rel, row)).or_insert_with(|| {
-                atoms.push(GroundAtom {
-                    relation: relations.info[rel].symbol,
-                    args: tables[rel].row(row as usize).to_vec(),
-                });
-                (atoms.len() - 1) as AtomId
-            })
-        };
+        let mut atom_of =
+            |rel: RelId, row: u32, tables: &[FactTable], relations: &Relations| -> AtomId {
+                *atom_ids.entry((rel, row)).or_insert_with(|| {
+                    atoms.push(GroundAtom {
+                        relation: relations.info[rel].symbol,
+                        args: tables[rel].row(row as usize).to_vec(),
+                    });
+                    (atoms.len() - 1) as AtomId
+                })
+            };
         // Static outputs (e.g. `(legal robot noop)` as a fact) become constants.
         for (symbol, arity) in [(v.legal, 2), (v.goal, 2), (v.terminal, 0), (v.next, 1)] {
-            let Some(rel) = self.relations.get(symbol, arity) else { continue };
+            let Some(rel) = self.relations.get(symbol, arity) else {
+                continue;
+            };
             if !self.relations.info[rel].is_static {
                 continue;
             }
             for row in 0..self.tables[rel].len() {
                 let head = atom_of(rel, row as u32, &self.tables, &self.relations);
-                rules.push(GroundRule { head, body: Vec::new() });
+                rules.push(GroundRule {
+                    head,
+                    body: Vec::new(),
+                });
             }
         }
         let mut matches: Vec<TermId> = Vec::new();
-        for c in compiled.iter().filter(|c| c.rule < self.program.rules.len()) {
+        for c in compiled
+            .iter()
+            .filter(|c| c.rule < self.program.rules.len())
+        {
             self.check_time(c.head)?;
             let rule = &self.rules[c.rule];
             let slots = rule.variable_names.len().max(1);
             refresh_indexes(&c.full, &mut self.tables, &self.relations, &self.terms);
-            let remaining = self.limits.max_rules.saturating_sub(rules.len()).saturating_add(1);
+            let remaining = self
+                .limits
+                .max_rules
+                .saturating_sub(rules.len())
+                .saturating_add(1);
             let join = self.join((0, 0), remaining.saturating_mul(slots));
             let mut env = vec![0; slots];
             if let Err(interrupt) = join.run(&c.full.steps, &mut env, &mut matches) {
-                drop(join);
                 let count = per_relation.get(&c.head).copied().unwrap_or(0) + matches.len() / slots;
                 return Err(match interrupt {
                     Interrupt::TooManyMatches => GroundingError::TooManyRules {
@@ -458,12 +495,18 @@ impl Grounder<'_> {
                     other => self.interrupted(other, c.head),
                 });
             }
-            drop(join);
             let mut tuple = Vec::new();
             for env in matches.chunks(slots) {
                 tuple.clear();
-                tuple.extend(rule.head.args.iter().map(|t| find_instance(&self.terms, t, env).unwrap_or(u32::MAX)));
-                let Some(row) = self.tables[c.head].find(&tuple) else { continue };
+                tuple.extend(
+                    rule.head
+                        .args
+                        .iter()
+                        .map(|t| find_instance(&self.terms, t, env).unwrap_or(u32::MAX)),
+                );
+                let Some(row) = self.tables[c.head].find(&tuple) else {
+                    continue;
+                };
                 let head = atom_of(c.head, row, &self.tables, &self.relations);
                 let mut body = Vec::new();
                 for literal in &rule.body {
@@ -472,13 +515,18 @@ impl Grounder<'_> {
                         Literal::Negative(a) => (a, false),
                         _ => continue,
                     };
-                    let Some(rel) = self.relations.get(atom.relation, atom.args.len()) else { continue };
+                    let Some(rel) = self.relations.get(atom.relation, atom.args.len()) else {
+                        continue;
+                    };
                     if self.relations.info[rel].is_static {
                         continue;
                     }
                     tuple.clear();
-                    let values: Option<Vec<TermId>> =
-                        atom.args.iter().map(|t| find_instance(&self.terms, t, env)).collect();
+                    let values: Option<Vec<TermId>> = atom
+                        .args
+                        .iter()
+                        .map(|t| find_instance(&self.terms, t, env))
+                        .collect();
                     let row = values.and_then(|vals| self.tables[rel].find(&vals));
                     match (row, positive) {
                         (Some(row), _) => body.push(GroundLiteral {
@@ -513,12 +561,17 @@ impl Grounder<'_> {
                 });
             }
         }
-        let rows = |symbol, arity, tables: &[FactTable], relations: &Relations| -> Vec<Vec<TermId>> {
-            relations
-                .get(symbol, arity)
-                .map(|r| (0..tables[r].len()).map(|i| tables[r].row(i).to_vec()).collect())
-                .unwrap_or_default()
-        };
+        let rows =
+            |symbol, arity, tables: &[FactTable], relations: &Relations| -> Vec<Vec<TermId>> {
+                relations
+                    .get(symbol, arity)
+                    .map(|r| {
+                        (0..tables[r].len())
+                            .map(|i| tables[r].row(i).to_vec())
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            };
         let roles: Vec<TermId> = rows(v.role, 1, &self.tables, &self.relations)
             .into_iter()
             .map(|r| r[0])

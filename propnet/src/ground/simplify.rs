@@ -67,9 +67,12 @@ pub fn simplify(program: &mut GroundProgram) {
         .iter()
         .map(|r| {
             // A rule with both `a` and `(not a)` never fires.
-            !r.body
-                .iter()
-                .any(|l| r.body.contains(&GroundLiteral { atom: l.atom, positive: !l.positive }))
+            !r.body.iter().any(|l| {
+                r.body.contains(&GroundLiteral {
+                    atom: l.atom,
+                    positive: !l.positive,
+                })
+            })
         })
         .collect();
     let mut rules_of: Vec<Vec<usize>> = vec![Vec::new(); atom_count];
@@ -87,12 +90,13 @@ pub fn simplify(program: &mut GroundProgram) {
     let mut open_literals: Vec<usize> = rules.iter().map(|r| r.body.len()).collect();
     let mut value: Vec<Option<bool>> = vec![None; atom_count];
     let mut queue: VecDeque<AtomId> = VecDeque::new();
-    let set = |atom: AtomId, b: bool, value: &mut Vec<Option<bool>>, queue: &mut VecDeque<AtomId>| {
-        if value[atom as usize].is_none() {
-            value[atom as usize] = Some(b);
-            queue.push_back(atom);
-        }
-    };
+    let set =
+        |atom: AtomId, b: bool, value: &mut Vec<Option<bool>>, queue: &mut VecDeque<AtomId>| {
+            if value[atom as usize].is_none() {
+                value[atom as usize] = Some(b);
+                queue.push_back(atom);
+            }
+        };
     for (i, rule) in rules.iter().enumerate() {
         if alive[i] && rule.body.is_empty() {
             set(rule.head, true, &mut value, &mut queue);
@@ -102,12 +106,21 @@ pub fn simplify(program: &mut GroundProgram) {
         let a = a as AtomId;
         match *kind {
             Kind::State(f) => {
-                if !initial.contains(&f) && next_of.get(&f).is_none_or(|&n| alive_rules[n as usize] == 0) {
+                if !initial.contains(&f)
+                    && next_of
+                        .get(&f)
+                        .filter(|&&n| alive_rules[n as usize] != 0)
+                        .is_none()
+                {
                     set(a, false, &mut value, &mut queue);
                 }
             }
             Kind::Action(r, x) => {
-                if legal_of.get(&(r, x)).is_none_or(|&l| alive_rules[l as usize] == 0) {
+                if legal_of
+                    .get(&(r, x))
+                    .filter(|&&l| alive_rules[l as usize] != 0)
+                    .is_none()
+                {
                     set(a, false, &mut value, &mut queue);
                 }
             }
@@ -119,7 +132,9 @@ pub fn simplify(program: &mut GroundProgram) {
         }
     }
     while let Some(atom) = queue.pop_front() {
-        let Some(b) = value[atom as usize] else { continue };
+        let Some(b) = value[atom as usize] else {
+            continue;
+        };
         // Consequences for the input atoms tied to this one.
         match kinds[atom as usize] {
             Kind::Next(f) if !b && !initial.contains(&f) => {
@@ -151,7 +166,9 @@ pub fn simplify(program: &mut GroundProgram) {
             if killed {
                 alive[r] = false;
                 alive_rules[head] -= 1;
-                if alive_rules[head] == 0 && !matches!(kinds[head], Kind::State(_) | Kind::Action(..)) {
+                if alive_rules[head] == 0
+                    && !matches!(kinds[head], Kind::State(_) | Kind::Action(..))
+                {
                     set(rule.head, false, &mut value, &mut queue);
                 }
             } else if open_literals[r] == 0 {
@@ -206,7 +223,10 @@ pub fn simplify(program: &mut GroundProgram) {
     for (a, &v) in value.iter().enumerate() {
         if let (Some(id), Some(true)) = (new_id[a], v) {
             if !matches!(kinds[a], Kind::State(_) | Kind::Action(..)) {
-                let rule = GroundRule { head: id, body: Vec::new() };
+                let rule = GroundRule {
+                    head: id,
+                    body: Vec::new(),
+                };
                 seen.insert(rule.clone());
                 program.rules.push(rule);
             }
@@ -217,7 +237,9 @@ pub fn simplify(program: &mut GroundProgram) {
         if !alive[r] || value[head].is_some() {
             continue;
         }
-        let Some(head_id) = new_id[head] else { continue };
+        let Some(head_id) = new_id[head] else {
+            continue;
+        };
         let mut body: Vec<GroundLiteral> = rule
             .body
             .iter()
@@ -231,7 +253,10 @@ pub fn simplify(program: &mut GroundProgram) {
             .collect();
         body.sort_unstable();
         body.dedup();
-        let rule = GroundRule { head: head_id, body };
+        let rule = GroundRule {
+            head: head_id,
+            body,
+        };
         if seen.insert(rule.clone()) {
             program.rules.push(rule);
         }

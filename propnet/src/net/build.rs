@@ -91,10 +91,16 @@ impl Builder {
                     None => (Gate::Not, resolved),
                 },
                 Gate::And => {
-                    if resolved.iter().any(|&i| i == c || self.constant(i) == Some(false)) {
+                    if resolved
+                        .iter()
+                        .any(|&i| i == c || self.constant(i) == Some(false))
+                    {
                         (Gate::Constant(false), Vec::new())
                     } else {
-                        let kept: Vec<u32> = resolved.into_iter().filter(|&i| self.constant(i) != Some(true)).collect();
+                        let kept: Vec<u32> = resolved
+                            .into_iter()
+                            .filter(|&i| self.constant(i) != Some(true))
+                            .collect();
                         if kept.is_empty() {
                             (Gate::Constant(true), kept)
                         } else {
@@ -103,7 +109,10 @@ impl Builder {
                     }
                 }
                 _ => {
-                    if resolved.iter().any(|&i| i != c && self.constant(i) == Some(true)) {
+                    if resolved
+                        .iter()
+                        .any(|&i| i != c && self.constant(i) == Some(true))
+                    {
                         (Gate::Constant(true), Vec::new())
                     } else {
                         let kept: Vec<u32> = resolved
@@ -195,7 +204,9 @@ pub fn build(program: &GroundProgram) -> (Propnet, NetOutputs) {
                 if l.positive {
                     c
                 } else {
-                    *negation.entry(c).or_insert_with(|| builder.add(Gate::Not, vec![c]))
+                    *negation
+                        .entry(c)
+                        .or_insert_with(|| builder.add(Gate::Not, vec![c]))
                 }
             })
             .collect();
@@ -209,7 +220,11 @@ pub fn build(program: &GroundProgram) -> (Propnet, NetOutputs) {
             builder.fanin[head as usize].push(gate);
         }
     }
-    outputs.next_components = outputs.base_facts.iter().map(|f| next_atom.get(f).copied()).collect();
+    outputs.next_components = outputs
+        .base_facts
+        .iter()
+        .map(|f| next_atom.get(f).copied())
+        .collect();
     while builder.simplify_pass() {}
     // Resolve every reference to its final component.
     for c in 0..builder.gates.len() {
@@ -270,7 +285,11 @@ pub fn build(program: &GroundProgram) -> (Propnet, NetOutputs) {
     for n in outputs.next_components.iter_mut().flatten() {
         *n = remap(*n);
     }
-    for c in outputs.base_components.iter_mut().chain(outputs.input_components.iter_mut()) {
+    for c in outputs
+        .base_components
+        .iter_mut()
+        .chain(outputs.input_components.iter_mut())
+    {
         *c = remap(*c);
     }
     order(&mut net);
@@ -293,7 +312,8 @@ fn order(net: &mut Propnet) {
     for scc in &sccs {
         let members: Vec<u32> = scc.iter().map(|&x| graph[x]).collect();
         let dependent = members.iter().any(|&c| {
-            matches!(net.gates[c as usize], Gate::Input(_)) || net.inputs(c).iter().any(|&i| depends_on_input[i as usize])
+            matches!(net.gates[c as usize], Gate::Input(_))
+                || net.inputs(c).iter().any(|&i| depends_on_input[i as usize])
         });
         for &c in &members {
             depends_on_input[c as usize] = dependent;

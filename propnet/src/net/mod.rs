@@ -66,7 +66,12 @@ impl Propnet {
         match self.gates[c as usize] {
             Gate::And => u8::from(self.inputs(c).iter().all(|&i| values[i as usize] != 0)),
             Gate::Or => u8::from(self.inputs(c).iter().any(|&i| values[i as usize] != 0)),
-            Gate::Not => u8::from(self.inputs(c).first().is_none_or(|&i| values[i as usize] == 0)),
+            Gate::Not => u8::from(
+                self.inputs(c)
+                    .first()
+                    .filter(|&&i| values[i as usize] != 0)
+                    .is_none(),
+            ),
             Gate::Constant(b) => u8::from(b),
             Gate::Base(_) | Gate::Input(_) => values[c as usize],
         }

@@ -40,7 +40,11 @@ impl fmt::Display for Literal {
             Literal::Not(inner, _) => write!(f, "(not {inner})"),
             Literal::Distinct(s, t, _) => write!(f, "(distinct {s} {t})"),
             Literal::Or(items, _) | Literal::And(items, _) => {
-                f.write_str(if matches!(self, Literal::Or(..)) { "(or" } else { "(and" })?;
+                f.write_str(if matches!(self, Literal::Or(..)) {
+                    "(or"
+                } else {
+                    "(and"
+                })?;
                 for item in items {
                     write!(f, " {item}")?;
                 }
@@ -66,10 +70,9 @@ pub fn same_term(a: &Term, b: &Term) -> bool {
     match (&a.kind, &b.kind) {
         (TermKind::Constant(x), TermKind::Constant(y))
         | (TermKind::Variable(x), TermKind::Variable(y)) => x == y,
-        (
-            TermKind::Function { name: f, args: xs },
-            TermKind::Function { name: g, args: ys },
-        ) => f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_term(x, y)),
+        (TermKind::Function { name: f, args: xs }, TermKind::Function { name: g, args: ys }) => {
+            f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_term(x, y))
+        }
         _ => false,
     }
 }

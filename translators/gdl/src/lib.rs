@@ -14,6 +14,6 @@ pub mod strata;
 pub mod to_datalog;
 pub mod validate;
 
-pub use validate::{load, validate, Game};
 pub use reasoner::{joint_perft, GdlMove, Reasoner, ReasonerLimits, ReasonerState};
 pub use to_datalog::to_datalog;
+pub use validate::{load, validate, Game};

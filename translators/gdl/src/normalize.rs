@@ -61,11 +61,9 @@ pub const MAX_DISJUNCTS_PER_RULE: usize = 4096;
 pub fn normalize_rules(rules: &[Rule]) -> Result<Vec<NormalRule>, Diagnostic> {
     let mut out = Vec::new();
     for (index, rule) in rules.iter().enumerate() {
-        let disjuncts = expand_conjunction(&rule.body).map_err(|()| {
+        let disjuncts = expand_conjunction(&rule.body).map_err(|TooManyDisjuncts| {
             Diagnostic::error(
-                format!(
-                    "rule expands into more than {MAX_DISJUNCTS_PER_RULE} alternatives"
-                ),
+                format!("rule expands into more than {MAX_DISJUNCTS_PER_RULE} alternatives"),
                 rule.span,
             )
             .with_label("too many `or` combinations")
@@ -83,13 +81,17 @@ pub fn normalize_rules(rules: &[Rule]) -> Result<Vec<NormalRule>, Diagnostic> {
 
 type Disjuncts = Vec<Vec<NormalLiteral>>;
 
+/// Why a body could not be expanded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooManyDisjuncts;
+
 /// DNF of a conjunction of literals.
-pub fn expand_conjunction(literals: &[Literal]) -> Result<Disjuncts, ()> {
+pub fn expand_conjunction(literals: &[Literal]) -> Result<Disjuncts, TooManyDisjuncts> {
     let mut result: Disjuncts = vec![Vec::new()];
     for literal in literals {
         let alternatives = expand_literal(literal)?;
         if result.len() * alternatives.len() > MAX_DISJUNCTS_PER_RULE {
-            return Err(());
+            return Err(TooManyDisjuncts);
         }
         let mut combined = Vec::with_capacity(result.len() * alternatives.len());
         for prefix in &result {
@@ -104,7 +106,7 @@ pub fn expand_conjunction(literals: &[Literal]) -> Result<Disjuncts, ()> {
     Ok(result)
 }
 
-fn expand_literal(literal: &Literal) -> Result<Disjuncts, ()> {
+fn expand_literal(literal: &Literal) -> Result<Disjuncts, TooManyDisjuncts> {
     Ok(match literal {
         Literal::Atom(atom) => vec![vec![NormalLiteral::Positive(atom.clone())]],
         Literal::Distinct(s, t, span) => {
@@ -116,14 +118,14 @@ fn expand_literal(literal: &Literal) -> Result<Disjuncts, ()> {
                 vec![vec![NormalLiteral::Equal(s.clone(), t.clone(), *span)]]
             }
             // The parser only builds `not` over atoms and distinct.
-            _ => return Err(()),
+            _ => return Err(TooManyDisjuncts),
         },
         Literal::Or(items, _) => {
             let mut all = Vec::new();
             for item in items {
                 all.extend(expand_literal(item)?);
                 if all.len() > MAX_DISJUNCTS_PER_RULE {
-                    return Err(());
+                    return Err(TooManyDisjuncts);
                 }
             }
             all
@@ -139,9 +141,11 @@ mod tests {
 
     #[test]
     fn or_expands_into_one_rule_per_alternative() {
-        let d = parse("(<= (p ?x) (q ?x) (or (r ?x) (and (s ?x) (not (t ?x)))) (or a (not (distinct ?x 1))))")
-            .unwrap()
-            .description;
+        let d = parse(
+            "(<= (p ?x) (q ?x) (or (r ?x) (and (s ?x) (not (t ?x)))) (or a (not (distinct ?x 1))))",
+        )
+        .unwrap()
+        .description;
         let rules = normalize_rules(&d.rules).unwrap();
         assert_eq!(rules.len(), 4);
         assert_eq!(rules[0].body.len(), 3);

@@ -30,7 +30,9 @@ fn occurs<'a>(side: u8, name: &str, term: Binding<'a>, subst: &Substitution<'a>)
     match &term.1.kind {
         TermKind::Variable(other) => term.0 == side && other == name,
         TermKind::Constant(_) => false,
-        TermKind::Function { args, .. } => args.iter().any(|a| occurs(side, name, (term.0, a), subst)),
+        TermKind::Function { args, .. } => {
+            args.iter().any(|a| occurs(side, name, (term.0, a), subst))
+        }
     }
 }
 
@@ -54,10 +56,7 @@ fn unify<'a>(a: Binding<'a>, b: Binding<'a>, subst: &mut Substitution<'a>) -> bo
             true
         }
         (TermKind::Constant(c), TermKind::Constant(d)) => c == d,
-        (
-            TermKind::Function { name: f, args: xs },
-            TermKind::Function { name: g, args: ys },
-        ) => {
+        (TermKind::Function { name: f, args: xs }, TermKind::Function { name: g, args: ys }) => {
             f == g
                 && xs.len() == ys.len()
                 && xs
@@ -127,7 +126,12 @@ pub fn rule_strata(rules: &[NormalRule]) -> Result<Vec<Vec<usize>>, Vec<usize>> 
     }
     for edge in graph.edge_references() {
         if *edge.weight() && component[edge.source().index()] == component[edge.target().index()] {
-            return Err(cycle_through(&graph, edge.source(), edge.target(), &component));
+            return Err(cycle_through(
+                &graph,
+                edge.source(),
+                edge.target(),
+                &component,
+            ));
         }
     }
     Ok(sccs

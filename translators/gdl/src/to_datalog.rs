@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 
-use propnet::datalog::{Atom as DAtom, Literal as DLiteral, Program, Rule as DRule, SymbolTable, Term as DTerm};
+use propnet::datalog::{
+    Atom as DAtom, Literal as DLiteral, Program, Rule as DRule, SymbolTable, Term as DTerm,
+};
 
 use crate::ast::{Atom, Term, TermKind};
 use crate::normalize::NormalLiteral;
@@ -46,14 +48,28 @@ pub fn to_datalog(game: &Game) -> Program {
     program
 }
 
-fn atom(a: &Atom, symbols: &mut SymbolTable, vars: &mut HashMap<String, u32>, names: &mut Vec<String>) -> DAtom {
+fn atom(
+    a: &Atom,
+    symbols: &mut SymbolTable,
+    vars: &mut HashMap<String, u32>,
+    names: &mut Vec<String>,
+) -> DAtom {
     DAtom {
         relation: symbols.intern(&a.name),
-        args: a.args.iter().map(|t| term(t, symbols, vars, names)).collect(),
+        args: a
+            .args
+            .iter()
+            .map(|t| term(t, symbols, vars, names))
+            .collect(),
     }
 }
 
-fn term(t: &Term, symbols: &mut SymbolTable, vars: &mut HashMap<String, u32>, names: &mut Vec<String>) -> DTerm {
+fn term(
+    t: &Term,
+    symbols: &mut SymbolTable,
+    vars: &mut HashMap<String, u32>,
+    names: &mut Vec<String>,
+) -> DTerm {
     match &t.kind {
         TermKind::Constant(name) => DTerm::Constant(symbols.intern(name)),
         TermKind::Variable(name) => {
@@ -77,7 +93,9 @@ mod tests {
 
     #[test]
     fn rules_keep_structure_and_number_variables() {
-        let game = crate::load("(role a) (<= (p ?x (f ?y)) (q ?x) (q ?y) (not (r ?x)) (distinct ?x ?y))").unwrap();
+        let game =
+            crate::load("(role a) (<= (p ?x (f ?y)) (q ?x) (q ?y) (not (r ?x)) (distinct ?x ?y))")
+                .unwrap();
         let program = to_datalog(&game);
         assert_eq!(program.rules.len(), 2);
         let rule = &program.rules[1];

@@ -178,7 +178,10 @@ fn check_structure(
             entry.1 += 1;
         }
         defined.insert(head.key());
-        arities.entry(&head.name).or_default().push((head.args.len(), head.span));
+        arities
+            .entry(&head.name)
+            .or_default()
+            .push((head.args.len(), head.span));
         let mut atoms = Vec::new();
         for literal in &rule.body {
             literal.atoms(false, &mut atoms);
@@ -200,7 +203,10 @@ fn check_structure(
                         .with_note(note.clone()),
                 );
             }
-            arities.entry(&atom.name).or_default().push((atom.args.len(), atom.span));
+            arities
+                .entry(&atom.name)
+                .or_default()
+                .push((atom.args.len(), atom.span));
             used.push(atom);
         }
     }
@@ -208,7 +214,9 @@ fn check_structure(
         warnings.push(
             Diagnostic::warning("sees ignored (GDL-II)", span)
                 .with_label(format!("{count} `sees` rule(s) dropped"))
-                .with_note("what roles see does not change legal moves, next states, goals or termination"),
+                .with_note(
+                    "what roles see does not change legal moves, next states, goals or termination",
+                ),
         );
     }
     for (name, uses) in &arities {
@@ -258,8 +266,11 @@ fn check_safety(description: &Description, rules: &[NormalRule], errors: &mut Ve
         }
         let mut check = |vars: Vec<&Term>, place: UnboundPlace| {
             for var in vars {
-                let Some(name) = var.variable_name() else { continue };
-                if bound.contains(name) || !reported.insert((rule.source, name.to_string(), place)) {
+                let Some(name) = var.variable_name() else {
+                    continue;
+                };
+                if bound.contains(name) || !reported.insert((rule.source, name.to_string(), place))
+                {
                     continue;
                 }
                 let (where_, label) = match place {
@@ -313,13 +324,16 @@ fn check_stratification(
     errors: &mut Vec<Diagnostic>,
 ) {
     let (_, component) = graph.components();
-    let relation_level_ok = graph.graph.edge_references().all(|e| {
-        !e.weight().negative || component.get(&e.source()) != component.get(&e.target())
-    });
+    let relation_level_ok = graph
+        .graph
+        .edge_references()
+        .all(|e| !e.weight().negative || component.get(&e.source()) != component.get(&e.target()));
     if relation_level_ok {
         return;
     }
-    let Err(cycle) = rule_strata(rules) else { return };
+    let Err(cycle) = rule_strata(rules) else {
+        return;
+    };
     // cycle = [t, …, s, t] where rule t negatively depends on rule s.
     let names: Vec<&str> = cycle.iter().map(|&r| rules[r].head.name.as_str()).collect();
     let target = cycle[0];
@@ -360,11 +374,8 @@ fn check_recursion_restriction(
             continue;
         };
         let c = component[&head_node];
-        let recursive_scc = sccs[c].len() > 1
-            || graph
-                .graph
-                .find_edge(head_node, head_node)
-                .is_some();
+        let recursive_scc =
+            sccs[c].len() > 1 || graph.graph.find_edge(head_node, head_node).is_some();
         if !recursive_scc {
             continue;
         }
@@ -373,24 +384,33 @@ fn check_recursion_restriction(
                 .node(&atom.name, atom.args.len())
                 .is_some_and(|n| component[&n] == c)
         };
-        let outside_args: Vec<&Term> = rule
-            .body
-            .iter()
-            .filter_map(|l| match l {
-                NormalLiteral::Positive(a) if !in_scc(a) => Some(a.args.iter()),
-                _ => None,
-            })
-            .flatten()
-            .collect();
+        // Variables bound by positive literals outside the recursion: their
+        // values come from finite relations, so terms built from them stay
+        // finite. (The classic restriction asks for whole arguments; this
+        // relaxation also accepts `(path ?x ?y) (true (edge ?y ?z))`.)
+        let mut outside_vars: HashSet<&str> = HashSet::new();
+        for literal in &rule.body {
+            if let NormalLiteral::Positive(a) = literal {
+                if !in_scc(a) {
+                    let mut vars = Vec::new();
+                    a.variables(&mut vars);
+                    outside_vars.extend(vars.iter().filter_map(|v| v.variable_name()));
+                }
+            }
+        }
         for literal in &rule.body {
             let Some(atom) = literal.atom() else { continue };
             if !in_scc(atom) {
                 continue;
             }
             for arg in &atom.args {
+                let mut vars = Vec::new();
+                arg.variables(&mut vars);
                 let ok = arg.is_ground()
                     || rule.head.args.iter().any(|h| same_term(h, arg))
-                    || outside_args.iter().any(|o| same_term(o, arg));
+                    || vars
+                        .iter()
+                        .all(|v| v.variable_name().is_some_and(|n| outside_vars.contains(n)));
                 if !ok && reported.insert((rule.source, arg.span)) {
                     let cycle = graph
                         .path(head_node, head_node)
@@ -433,7 +453,9 @@ fn check_gdl_dependencies(
         else {
             return;
         };
-        let Some(path) = graph.path(from_node, to_node) else { return };
+        let Some(path) = graph.path(from_node, to_node) else {
+            return;
+        };
         let via = graph.describe_path(&path);
         // The last edge of the path locates the offending literal.
         let last = path[path.len() - 2];
@@ -551,17 +573,47 @@ mod tests {
         let cases = [
             ("(role a) (<= (true p) q)", "true cannot be defined"),
             ("(role a) (<= (not p) q)", "invalid rule head"),
-            ("(role a) (legal a)", "wrong number of arguments to legal: expected 2, got 1"),
+            (
+                "(role a) (legal a)",
+                "wrong number of arguments to legal: expected 2, got 1",
+            ),
             ("(role a) (<= p (next q))", "next cannot be used in a body"),
-            ("(role a) (<= (role ?x) (q ?x)) (q b)", "role must be a ground fact"),
-            ("(role a) (<= (p ?x) (q ?y)) (q b)", "unsafe rule: variable ?x in the head is not bound by a positive literal"),
-            ("(role a) (<= (p ?x) (q ?x) (not (r ?y))) (q b)", "unsafe rule: variable ?y in a negative literal is not bound by a positive literal"),
-            ("(role a) (<= (p ?x) (q ?x) (distinct ?x ?z)) (q b)", "unsafe rule: variable ?z in distinct is not bound by a positive literal"),
-            ("(role a) (p ?x)", "unsafe rule: variable ?x in the head is not bound by a positive literal"),
-            ("(role a) (<= (p ?x) (q ?x) (not (p ?x))) (q b)", "rules are not stratified: p depends negatively on itself via p → p"),
-            ("(role a) (<= (p (f ?x)) (p ?x)) (p b)", "recursion restriction violated in rule for p: argument ?x of p"),
-            ("(role a) (init p) (<= (legal a x) (true p) (does a x))", "legal must not depend on does (via does → legal)"),
-            ("(role a) (<= (init p) (true q))", "init depends on the state via true → init"),
+            (
+                "(role a) (<= (role ?x) (q ?x)) (q b)",
+                "role must be a ground fact",
+            ),
+            (
+                "(role a) (<= (p ?x) (q ?y)) (q b)",
+                "unsafe rule: variable ?x in the head is not bound by a positive literal",
+            ),
+            (
+                "(role a) (<= (p ?x) (q ?x) (not (r ?y))) (q b)",
+                "unsafe rule: variable ?y in a negative literal is not bound by a positive literal",
+            ),
+            (
+                "(role a) (<= (p ?x) (q ?x) (distinct ?x ?z)) (q b)",
+                "unsafe rule: variable ?z in distinct is not bound by a positive literal",
+            ),
+            (
+                "(role a) (p ?x)",
+                "unsafe rule: variable ?x in the head is not bound by a positive literal",
+            ),
+            (
+                "(role a) (<= (p ?x) (q ?x) (not (p ?x))) (q b)",
+                "rules are not stratified: p depends negatively on itself via p → p",
+            ),
+            (
+                "(role a) (<= (p (f ?x)) (p ?x)) (p b)",
+                "recursion restriction violated in rule for p: argument ?x of p",
+            ),
+            (
+                "(role a) (init p) (<= (legal a x) (true p) (does a x))",
+                "legal must not depend on does (via does → legal)",
+            ),
+            (
+                "(role a) (<= (init p) (true q))",
+                "init depends on the state via true → init",
+            ),
             ("(<= p q) (q)", "no role is defined"),
         ];
         for (text, expected) in cases {
@@ -578,10 +630,17 @@ mod tests {
 
     #[test]
     fn warnings_for_arity_undefined_and_sees() {
-        let game = load("(role a) (<= (p ?x) (q ?x)) (<= r (p 1 2)) (q 1) (<= (sees a ?x) (q ?x))").unwrap();
+        let game = load("(role a) (<= (p ?x) (q ?x)) (<= r (p 1 2)) (q 1) (<= (sees a ?x) (q ?x))")
+            .unwrap();
         let messages: Vec<&str> = game.warnings.iter().map(|d| d.message.as_str()).collect();
-        assert!(messages.contains(&"relation p used with arities 1 and 2"), "{messages:?}");
-        assert!(messages.contains(&"relation p is never defined"), "{messages:?}");
+        assert!(
+            messages.contains(&"relation p used with arities 1 and 2"),
+            "{messages:?}"
+        );
+        assert!(
+            messages.contains(&"relation p is never defined"),
+            "{messages:?}"
+        );
         assert!(messages.contains(&"sees ignored (GDL-II)"), "{messages:?}");
         assert!(game.rules.iter().all(|r| r.head.name != "sees"));
     }

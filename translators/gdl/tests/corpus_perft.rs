@@ -11,7 +11,12 @@ use rg_core::model::{perft, Budget, ForwardModel};
 
 /// Games whose grounding exceeds the test limits: they must fail with a
 /// clear limit message (see docs/gdl.md for why).
-const GROUNDING_LIMITED: &[&str] = &["alexChess.kif", "merrills.kif", "skirmish.kif", "sudoku.kif"];
+const GROUNDING_LIMITED: &[&str] = &[
+    "alexChess.kif",
+    "merrills.kif",
+    "skirmish.kif",
+    "sudoku.kif",
+];
 /// Games the reasoner cannot set up within its limits.
 const REASONER_LIMITED: &[&str] = &["sudoku.kif"];
 /// perft.tsv rows whose reference time is at most this are checked.
@@ -42,7 +47,9 @@ fn check_game(file: &std::path::Path, table: &[testkit::PerftRow]) -> Result<(),
         Ok(r) => Some(r),
         Err(e) if REASONER_LIMITED.contains(&name.as_str()) => {
             if !e.message.contains("limit") {
-                return Err(format!("{name}: reasoner failed without a limit message: {e}"));
+                return Err(format!(
+                    "{name}: reasoner failed without a limit message: {e}"
+                ));
             }
             None
         }
@@ -51,9 +58,12 @@ fn check_game(file: &std::path::Path, table: &[testkit::PerftRow]) -> Result<(),
     if let Some(reasoner) = &reasoner {
         let initial = reasoner.initial().map_err(|e| e.to_string())?;
         for &(depth, count) in &expected {
-            let got = perft(reasoner, &initial, depth, &mut budget()).map_err(|e| format!("{name}: {e}"))?;
+            let got = perft(reasoner, &initial, depth, &mut budget())
+                .map_err(|e| format!("{name}: {e}"))?;
             if got != count {
-                return Err(format!("{name}: reasoner perft({depth}) = {got}, perft.tsv says {count}"));
+                return Err(format!(
+                    "{name}: reasoner perft({depth}) = {got}, perft.tsv says {count}"
+                ));
             }
         }
     }
@@ -73,20 +83,27 @@ fn check_game(file: &std::path::Path, table: &[testkit::PerftRow]) -> Result<(),
     let model = PropnetModel::new(&program, &limits()).map_err(|e| format!("{name}: {e}"))?;
     let initial = model.initial().map_err(|e| e.to_string())?;
     for &(depth, count) in &expected {
-        let got = perft(&model, &initial, depth, &mut budget()).map_err(|e| format!("{name}: {e}"))?;
+        let got =
+            perft(&model, &initial, depth, &mut budget()).map_err(|e| format!("{name}: {e}"))?;
         if got != count {
-            return Err(format!("{name}: propnet perft({depth}) = {got}, perft.tsv says {count}"));
+            return Err(format!(
+                "{name}: propnet perft({depth}) = {got}, perft.tsv says {count}"
+            ));
         }
     }
-    let Some(reasoner) = reasoner else { return Ok(()) };
+    let Some(reasoner) = reasoner else {
+        return Ok(());
+    };
     if model.player_names() != reasoner.player_names() {
         return Err(format!("{name}: player orders differ"));
     }
     let rinitial = reasoner.initial().map_err(|e| e.to_string())?;
     let round = reasoner.player_names().len() as u32;
     for depth in 0..=round {
-        let a = perft(&reasoner, &rinitial, depth, &mut budget()).map_err(|e| format!("{name}: {e}"))?;
-        let b = perft(&model, &initial, depth, &mut budget()).map_err(|e| format!("{name}: {e}"))?;
+        let a = perft(&reasoner, &rinitial, depth, &mut budget())
+            .map_err(|e| format!("{name}: {e}"))?;
+        let b =
+            perft(&model, &initial, depth, &mut budget()).map_err(|e| format!("{name}: {e}"))?;
         if a != b {
             return Err(format!("{name}: depth {depth}: reasoner {a}, propnet {b}"));
         }
@@ -94,22 +111,30 @@ fn check_game(file: &std::path::Path, table: &[testkit::PerftRow]) -> Result<(),
     // The moves print the same in both models.
     let mut reasoner_moves: Vec<String> = Vec::new();
     let mut moves = Vec::new();
-    reasoner.legal_moves(&rinitial, &mut moves).map_err(|e| e.to_string())?;
+    reasoner
+        .legal_moves(&rinitial, &mut moves)
+        .map_err(|e| e.to_string())?;
     reasoner_moves.extend(moves.iter().map(|m| reasoner.format_move(m)));
     let mut model_moves = Vec::new();
-    model.legal_moves(&initial, &mut model_moves).map_err(|e| e.to_string())?;
+    model
+        .legal_moves(&initial, &mut model_moves)
+        .map_err(|e| e.to_string())?;
     let mut propnet_moves: Vec<String> = model_moves.iter().map(|m| model.format_move(m)).collect();
     reasoner_moves.sort();
     propnet_moves.sort();
     if reasoner_moves != propnet_moves {
-        return Err(format!("{name}: moves differ: {reasoner_moves:?} vs {propnet_moves:?}"));
+        return Err(format!(
+            "{name}: moves differ: {reasoner_moves:?} vs {propnet_moves:?}"
+        ));
     }
     Ok(())
 }
 
 /// Checks the games whose index is `part` modulo `parts` (tests run in parallel).
 fn check_part(part: usize, parts: usize) {
-    let Some(corpus) = testkit::shared_corpus("corpus_perft") else { return };
+    let Some(corpus) = testkit::shared_corpus("corpus_perft") else {
+        return;
+    };
     let table = testkit::perft_table(&corpus);
     let files = testkit::files_with_extension(&corpus.join("kif"), "kif");
     let failures: Vec<String> = files
@@ -143,7 +168,9 @@ fn shared_game(name: &str) -> Option<gdl::Game> {
 
 fn sequential_vector<M: ForwardModel>(model: &M, max_depth: u32) -> Vec<u64> {
     let initial = model.initial().unwrap();
-    (0..=max_depth).map(|d| perft(model, &initial, d, &mut budget()).unwrap()).collect()
+    (0..=max_depth)
+        .map(|d| perft(model, &initial, d, &mut budget()).unwrap())
+        .collect()
 }
 
 /// RG perft vectors of gdl.md §4.3 (roles in sorted order, one move per role).
@@ -169,12 +196,22 @@ fn rg_order_vectors_of_the_specification() {
         ("montyHall.kif", &[1, 3, 9, 9, 12]),
     ];
     for (name, expected) in vectors {
-        let Some(game) = shared_game(name) else { return };
+        let Some(game) = shared_game(name) else {
+            return;
+        };
         let depth = expected.len() as u32 - 1;
         let reasoner = Reasoner::new(&game).unwrap();
-        assert_eq!(sequential_vector(&reasoner, depth), *expected, "{name} (reasoner)");
+        assert_eq!(
+            sequential_vector(&reasoner, depth),
+            *expected,
+            "{name} (reasoner)"
+        );
         let model = PropnetModel::new(&gdl::to_datalog(&game), &limits()).unwrap();
-        assert_eq!(sequential_vector(&model, depth), *expected, "{name} (propnet)");
+        assert_eq!(
+            sequential_vector(&model, depth),
+            *expected,
+            "{name} (propnet)"
+        );
     }
 }
 
@@ -182,10 +219,12 @@ fn rg_order_vectors_of_the_specification() {
 /// intermediate depths.
 #[test]
 fn tic_tac_toe_full_rg_vector() {
-    let Some(game) = shared_game("ticTacToe.kif") else { return };
+    let Some(game) = shared_game("ticTacToe.kif") else {
+        return;
+    };
     let expected: Vec<u64> = vec![
-        1, 1, 9, 72, 72, 72, 504, 3024, 3024, 3024, 15120, 54720, 54720, 49392, 148176, 200448, 200448,
-        127872, 127872,
+        1, 1, 9, 72, 72, 72, 504, 3024, 3024, 3024, 15120, 54720, 54720, 49392, 148176, 200448,
+        200448, 127872, 127872,
     ];
     let model = PropnetModel::new(&gdl::to_datalog(&game), &limits()).unwrap();
     assert_eq!(sequential_vector(&model, 18), expected);
@@ -197,7 +236,10 @@ fn tic_tac_toe_full_rg_vector() {
 #[test]
 fn joint_perft_vectors() {
     let cases: &[(&str, &[u64])] = &[
-        ("ticTacToe.kif", &[1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]),
+        (
+            "ticTacToe.kif",
+            &[1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872],
+        ),
         ("connect4.kif", &[1, 7, 49, 343, 2401, 16807]),
         ("blocksWorld.kif", &[1, 2, 7, 14, 0]),
         // gdl.md §8.3 regressions.
@@ -207,14 +249,24 @@ fn joint_perft_vectors() {
         ("montyHall.kif", &[1, 9, 12, 24, 0]),
     ];
     for (name, expected) in cases {
-        let Some(game) = shared_game(name) else { return };
+        let Some(game) = shared_game(name) else {
+            return;
+        };
         let model = PropnetModel::new(&gdl::to_datalog(&game), &limits()).unwrap();
         let reasoner = Reasoner::new(&game).unwrap();
         for (depth, &count) in expected.iter().enumerate() {
             let depth = depth as u32;
-            assert_eq!(model.joint_perft(depth, &mut budget()).unwrap(), count, "{name} propnet d{depth}");
+            assert_eq!(
+                model.joint_perft(depth, &mut budget()).unwrap(),
+                count,
+                "{name} propnet d{depth}"
+            );
             if depth <= 6 {
-                assert_eq!(gdl::joint_perft(&reasoner, depth, &mut budget()).unwrap(), count, "{name} reasoner d{depth}");
+                assert_eq!(
+                    gdl::joint_perft(&reasoner, depth, &mut budget()).unwrap(),
+                    count,
+                    "{name} reasoner d{depth}"
+                );
             }
         }
     }
@@ -237,10 +289,18 @@ fn team_corpus_matches_its_perft_table() {
         let roles = reasoner.player_names().len() as u32;
         for (depth, count) in rows {
             if count <= 2_000_000 {
-                assert_eq!(model.joint_perft(depth, &mut budget()).unwrap(), count, "{name} propnet d{depth}");
+                assert_eq!(
+                    model.joint_perft(depth, &mut budget()).unwrap(),
+                    count,
+                    "{name} propnet d{depth}"
+                );
             }
             if count <= 20_000 {
-                assert_eq!(gdl::joint_perft(&reasoner, depth, &mut budget()).unwrap(), count, "{name} reasoner d{depth}");
+                assert_eq!(
+                    gdl::joint_perft(&reasoner, depth, &mut budget()).unwrap(),
+                    count,
+                    "{name} reasoner d{depth}"
+                );
                 let initial = reasoner.initial().unwrap();
                 let sequential = perft(&reasoner, &initial, depth * roles, &mut budget()).unwrap();
                 assert_eq!(sequential, count, "{name} sequential reasoner d{depth}");

@@ -24,7 +24,9 @@ fn every_corpus_file_validates_or_is_rejected_as_documented() {
         let expected = REJECTED.iter().find(|(f, _)| *f == name).map(|(_, m)| *m);
         match (gdl::load(&source), expected) {
             (Ok(_), None) => {}
-            (Ok(_), Some(message)) => failures.push(format!("{name}: accepted, expected `{message}`")),
+            (Ok(_), Some(message)) => {
+                failures.push(format!("{name}: accepted, expected `{message}`"))
+            }
             (Err(diagnostics), expected) => {
                 let first = diagnostics
                     .iter()

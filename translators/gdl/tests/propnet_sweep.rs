@@ -9,7 +9,9 @@ use rg_core::model::{perft, Budget, ForwardModel};
 #[test]
 #[ignore]
 fn propnet_sweep() {
-    let Some(corpus) = testkit::shared_corpus("propnet_sweep") else { return };
+    let Some(corpus) = testkit::shared_corpus("propnet_sweep") else {
+        return;
+    };
     let table = testkit::perft_table(&corpus);
     let filter = std::env::var("GAME").ok();
     for file in testkit::files_with_extension(&corpus.join("kif"), "kif") {
@@ -33,7 +35,10 @@ fn propnet_sweep() {
         let model = match PropnetModel::new(&gdl::to_datalog(&game), &limits) {
             Ok(m) => m,
             Err(e) => {
-                println!("{name}: grounding failed after {:.1}s: {e}", start.elapsed().as_secs_f64());
+                println!(
+                    "{name}: grounding failed after {:.1}s: {e}",
+                    start.elapsed().as_secs_f64()
+                );
                 continue;
             }
         };
@@ -56,8 +61,15 @@ fn propnet_sweep() {
             match perft(&model, &initial, depth, &mut budget) {
                 Ok(got) => {
                     let r = perft(&reasoner, &rinitial, depth, &mut Budget::unlimited()).ok();
-                    let mark = if got == count && r == Some(got) { "ok" } else { "MISMATCH" };
-                    line += &format!(" | d{depth} {got}/{count}/{r:?} {mark} {:.2}s", t.elapsed().as_secs_f64());
+                    let mark = if got == count && r == Some(got) {
+                        "ok"
+                    } else {
+                        "MISMATCH"
+                    };
+                    line += &format!(
+                        " | d{depth} {got}/{count}/{r:?} {mark} {:.2}s",
+                        t.elapsed().as_secs_f64()
+                    );
                 }
                 Err(e) => {
                     line += &format!(" | d{depth} {e}");

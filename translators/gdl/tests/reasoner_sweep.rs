@@ -8,7 +8,9 @@ use rg_core::model::{perft, Budget, ForwardModel};
 #[test]
 #[ignore]
 fn reasoner_sweep() {
-    let Some(corpus) = testkit::shared_corpus("reasoner_sweep") else { return };
+    let Some(corpus) = testkit::shared_corpus("reasoner_sweep") else {
+        return;
+    };
     let table = testkit::perft_table(&corpus);
     let filter = std::env::var("GAME").ok();
     for file in testkit::files_with_extension(&corpus.join("kif"), "kif") {
@@ -48,7 +50,10 @@ fn reasoner_sweep() {
             match perft(&reasoner, &initial, depth, &mut budget) {
                 Ok(got) => {
                     let mark = if got == count { "ok" } else { "MISMATCH" };
-                    line += &format!(" | d{depth} {got}/{count} {mark} {:.2}s", t.elapsed().as_secs_f64());
+                    line += &format!(
+                        " | d{depth} {got}/{count} {mark} {:.2}s",
+                        t.elapsed().as_secs_f64()
+                    );
                 }
                 Err(e) => {
                     line += &format!(" | d{depth} {e}");

@@ -143,16 +143,18 @@ impl Program {
         let mut relation_ids: HashMap<(String, usize), RelId> = HashMap::new();
         let mut relations: Vec<Relation> = Vec::new();
         let mut relation = |name: &str, arity: usize| -> RelId {
-            *relation_ids.entry((name.to_string(), arity)).or_insert_with(|| {
-                relations.push(Relation {
-                    name: name.to_string(),
-                    arity,
-                    layer: None,
-                    local: 0,
-                    specs: Vec::new(),
-                });
-                relations.len() - 1
-            })
+            *relation_ids
+                .entry((name.to_string(), arity))
+                .or_insert_with(|| {
+                    relations.push(Relation {
+                        name: name.to_string(),
+                        arity,
+                        layer: None,
+                        local: 0,
+                        specs: Vec::new(),
+                    });
+                    relations.len() - 1
+                })
         };
         let true_rel = relation("true", 1);
         let does_rel = relation("does", 2);
@@ -217,7 +219,11 @@ impl Program {
                 None
             };
             // `does` always gets a table so that moves can be loaded.
-            let layer = if r == does_rel { Some(LayerKind::Move) } else { layer };
+            let layer = if r == does_rel {
+                Some(LayerKind::Move)
+            } else {
+                layer
+            };
             rel.layer = layer;
             if let Some(l) = layer {
                 rel.local = layer_sizes[l as usize];
@@ -258,8 +264,12 @@ impl Program {
         for scc in sccs {
             let Some(first) = scc.first() else { continue };
             let head = &game.rules[*first].head;
-            let Some(rel) = self.rel(&head.name, head.args.len()) else { continue };
-            let Some(layer) = self.relations[rel].layer else { continue };
+            let Some(rel) = self.rel(&head.name, head.args.len()) else {
+                continue;
+            };
+            let Some(layer) = self.relations[rel].layer else {
+                continue;
+            };
             if !layers.contains(&layer) {
                 continue;
             }
@@ -277,7 +287,12 @@ impl Program {
             });
             let mut ids = Vec::new();
             for &i in scc {
-                let compiled = self.compile_rule(&game.rules[i], recursive.then_some(&heads[..]), store, sizes);
+                let compiled = self.compile_rule(
+                    &game.rules[i],
+                    recursive.then_some(&heads[..]),
+                    store,
+                    sizes,
+                );
                 ids.push(self.rules.len());
                 self.rules.push(compiled);
             }
@@ -398,7 +413,9 @@ impl Program {
         bound: &[bool],
         sizes: &dyn Fn(RelId) -> Option<usize>,
     ) -> f64 {
-        let NormalLiteral::Positive(atom) = literal else { return f64::MAX };
+        let NormalLiteral::Positive(atom) = literal else {
+            return f64::MAX;
+        };
         let rel = self.rel(&atom.name, atom.args.len()).unwrap_or(0);
         let (mut leaves, mut fixed, mut functors) = (0u32, 0u32, 0u32);
         for arg in &atom.args {
@@ -432,7 +449,11 @@ impl Program {
                     .iter()
                     .map(|t| pattern_of(t, slots, bound, store))
                     .collect();
-                let index = if delta { None } else { self.register_index(rel, &args) };
+                let index = if delta {
+                    None
+                } else {
+                    self.register_index(rel, &args)
+                };
                 Step::Scan {
                     rel,
                     args,
@@ -495,7 +516,8 @@ fn collect_index(pat: &Pat, path: &mut Vec<u8>, spec: &mut IndexSpec, keys: &mut
         }
         Pat::Bind(_) => {}
         Pat::Func(f, sub) => {
-            spec.functors.push((Path::from(path.as_slice()), *f, sub.len()));
+            spec.functors
+                .push((Path::from(path.as_slice()), *f, sub.len()));
             for (j, p) in sub.iter().enumerate() {
                 path.push(j as u8);
                 collect_index(p, path, spec, keys);
@@ -571,7 +593,12 @@ fn pattern_of(
         }
         TermKind::Function { name, args } => {
             let f = store.symbol(name);
-            Pat::Func(f, args.iter().map(|a| pattern_of(a, slots, bound, store)).collect())
+            Pat::Func(
+                f,
+                args.iter()
+                    .map(|a| pattern_of(a, slots, bound, store))
+                    .collect(),
+            )
         }
     }
 }

@@ -60,7 +60,8 @@ impl<'a> Context<'a> {
             Pat::Func(f, args) => {
                 let mut buffer = [0 as TermId; 16];
                 if args.len() > buffer.len() {
-                    let values: Option<Vec<TermId>> = args.iter().map(|a| self.value(a, env)).collect();
+                    let values: Option<Vec<TermId>> =
+                        args.iter().map(|a| self.value(a, env)).collect();
                     return self.store.find(*f, &values?);
                 }
                 for (slot, a) in buffer.iter_mut().zip(args.iter()) {
@@ -86,7 +87,8 @@ impl<'a> Context<'a> {
                     return false;
                 }
                 let args = self.store.args(t);
-                args.len() == sub.len() && sub.iter().zip(args).all(|(p, &a)| self.matches(p, a, env))
+                args.len() == sub.len()
+                    && sub.iter().zip(args).all(|(p, &a)| self.matches(p, a, env))
             }
         }
     }
@@ -95,7 +97,9 @@ impl<'a> Context<'a> {
     fn equal(&self, a: &Pat, b: &Pat, env: &mut [TermId]) -> bool {
         match (a, b) {
             (Pat::Func(f, xs), Pat::Func(g, ys)) => {
-                f == g && xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| self.equal(x, y, env))
+                f == g
+                    && xs.len() == ys.len()
+                    && xs.iter().zip(ys.iter()).all(|(x, y)| self.equal(x, y, env))
             }
             (Pat::Func(..), _) => match self.value(b, env) {
                 Some(t) => self.matches(a, t, env),
@@ -111,7 +115,11 @@ impl<'a> Context<'a> {
     fn run(&self, steps: &[Step], env: &mut [TermId], out: &mut Vec<TermId>) -> Result<(), ()> {
         let Some((step, rest)) = steps.split_first() else {
             out.extend_from_slice(env);
-            return if out.len() > self.limit { Err(()) } else { Ok(()) };
+            return if out.len() > self.limit {
+                Err(())
+            } else {
+                Ok(())
+            };
         };
         match step {
             Step::Scan {
@@ -120,7 +128,9 @@ impl<'a> Context<'a> {
                 index,
                 delta,
             } => {
-                let Some(table) = self.table(*rel) else { return Ok(()) };
+                let Some(table) = self.table(*rel) else {
+                    return Ok(());
+                };
                 let try_row = |r: usize, env: &mut [TermId], out: &mut Vec<TermId>| {
                     let row = table.rows.row(r);
                     if args.iter().zip(row).all(|(p, &t)| self.matches(p, t, env)) {
@@ -146,7 +156,10 @@ impl<'a> Context<'a> {
                         }
                         key[..key_pats.len()].to_vec()
                     } else {
-                        key_pats.iter().map(|p| self.value(p, env).unwrap_or(TermId::MAX)).collect()
+                        key_pats
+                            .iter()
+                            .map(|p| self.value(p, env).unwrap_or(TermId::MAX))
+                            .collect()
                     };
                     for &r in ix.get(&key) {
                         try_row(r as usize, env, out)?;
@@ -162,7 +175,8 @@ impl<'a> Context<'a> {
                 let present = match self.table(*rel) {
                     None => false,
                     Some(table) => {
-                        let values: Option<Vec<TermId>> = args.iter().map(|p| self.value(p, env)).collect();
+                        let values: Option<Vec<TermId>> =
+                            args.iter().map(|p| self.value(p, env)).collect();
                         values.is_some_and(|v| table.contains(&v))
                     }
                 };
@@ -218,11 +232,21 @@ pub fn evaluate_layer(
     for stratum in &program.strata[kind as usize] {
         let mut rounds = 0usize;
         // Row counts of the stratum's head relations at the start of the round.
-        let heads: Vec<RelId> = stratum.rules.iter().map(|&r| program.rules[r].head_rel).collect();
-        let mut round_start: Vec<usize> = heads.iter().map(|&h| layer.table(program, h).len()).collect();
+        let heads: Vec<RelId> = stratum
+            .rules
+            .iter()
+            .map(|&r| program.rules[r].head_rel)
+            .collect();
+        let mut round_start: Vec<usize> = heads
+            .iter()
+            .map(|&h| layer.table(program, h).len())
+            .collect();
         let mut first = true;
         loop {
-            let before: Vec<usize> = heads.iter().map(|&h| layer.table(program, h).len()).collect();
+            let before: Vec<usize> = heads
+                .iter()
+                .map(|&h| layer.table(program, h).len())
+                .collect();
             for &r in &stratum.rules {
                 let rule = &program.rules[r];
                 let plans: Vec<(&Plan, (usize, usize))> = if first {
@@ -231,7 +255,9 @@ pub fn evaluate_layer(
                     rule.deltas
                         .iter()
                         .filter_map(|plan| {
-                            let Some(Step::Scan { rel, .. }) = plan.steps.first() else { return None };
+                            let Some(Step::Scan { rel, .. }) = plan.steps.first() else {
+                                return None;
+                            };
                             let k = heads.iter().position(|h| h == rel)?;
                             let range = (round_start[k], before[k]);
                             (range.0 < range.1).then_some((plan, range))
@@ -239,8 +265,19 @@ pub fn evaluate_layer(
                         .collect()
                 };
                 for (plan, delta) in plans {
-                    run_plan(program, kind, &lower, &mut layer, store, plan, rule.slots, delta, limits, &mut matches)
-                        .map_err(|()| too_many_facts(program, rule.head_rel, limits))?;
+                    run_plan(
+                        program,
+                        kind,
+                        &lower,
+                        &mut layer,
+                        store,
+                        plan,
+                        rule.slots,
+                        delta,
+                        limits,
+                        &mut matches,
+                    )
+                    .map_err(|()| too_many_facts(program, rule.head_rel, limits))?;
                     let head_local = program.relations[rule.head_rel].local;
                     let head_layer = program.relations[rule.head_rel].layer;
                     let mut tuple = Vec::with_capacity(rule.head.len());
@@ -265,7 +302,10 @@ pub fn evaluate_layer(
                     }
                 }
             }
-            let after: Vec<usize> = heads.iter().map(|&h| layer.table(program, h).len()).collect();
+            let after: Vec<usize> = heads
+                .iter()
+                .map(|&h| layer.table(program, h).len())
+                .collect();
             if !stratum.recursive || after == before {
                 break;
             }
@@ -318,7 +358,11 @@ fn run_plan(
         {
             let relation = &program.relations[*rel];
             if relation.layer == Some(kind) {
-                layer.tables[relation.local].refresh_index(store, *spec_id, &relation.specs[*spec_id]);
+                layer.tables[relation.local].refresh_index(
+                    store,
+                    *spec_id,
+                    &relation.specs[*spec_id],
+                );
             }
         }
     }
@@ -329,7 +373,10 @@ fn run_plan(
         store,
         layers,
         delta,
-        limit: limits.max_facts.saturating_mul(slots.max(1)).saturating_mul(4),
+        limit: limits
+            .max_facts
+            .saturating_mul(slots.max(1))
+            .saturating_mul(4),
     };
     let mut env = vec![0 as TermId; slots.max(1)];
     context.run(&plan.steps, &mut env, out)

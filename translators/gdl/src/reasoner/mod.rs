@@ -144,17 +144,30 @@ impl Reasoner {
         program.compile_components(game, &sccs, &[LayerKind::Static], &mut store, &|r| {
             Some(fact_counts[r].max(20))
         });
-        let mut static_layer =
-            evaluate_layer(&program, LayerKind::Static, [None; LAYER_COUNT], &mut store, &limits, |_, _| {})?;
+        let mut static_layer = evaluate_layer(
+            &program,
+            LayerKind::Static,
+            [None; LAYER_COUNT],
+            &mut store,
+            &limits,
+            |_, _| {},
+        )?;
         let sizes: Vec<Option<usize>> = program
             .relations
             .iter()
-            .map(|r| (r.layer == Some(LayerKind::Static)).then(|| static_layer.tables[r.local].len()))
+            .map(|r| {
+                (r.layer == Some(LayerKind::Static)).then(|| static_layer.tables[r.local].len())
+            })
             .collect();
         program.compile_components(
             game,
             &sccs,
-            &[LayerKind::Core, LayerKind::NextPre, LayerKind::Goal, LayerKind::Move],
+            &[
+                LayerKind::Core,
+                LayerKind::NextPre,
+                LayerKind::Goal,
+                LayerKind::Move,
+            ],
             &mut store,
             &|r: RelId| sizes[r],
         );
@@ -199,28 +212,45 @@ impl Reasoner {
     }
 
     fn store(&self) -> MutexGuard<'_, TermStore> {
-        self.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.store
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The table of `rel` among the given layers.
-    fn table<'a>(&'a self, rel: RelId, layers: &[Option<&'a Layer>; LAYER_COUNT]) -> Option<&'a table::Table> {
+    fn table<'a>(
+        &'a self,
+        rel: RelId,
+        layers: &[Option<&'a Layer>; LAYER_COUNT],
+    ) -> Option<&'a table::Table> {
         let relation = &self.program.relations[rel];
         let layer = layers[relation.layer? as usize]?;
         layer.tables.get(relation.local)
     }
 
-    fn core_info<'c>(&self, core: &'c StateCore, store: &mut TermStore) -> Result<&'c CoreInfo, ModelError> {
+    fn core_info<'c>(
+        &self,
+        core: &'c StateCore,
+        store: &mut TermStore,
+    ) -> Result<&'c CoreInfo, ModelError> {
         core.core
             .get_or_init(|| {
                 let mut lower: [Option<&Layer>; LAYER_COUNT] = [None; LAYER_COUNT];
                 lower[LayerKind::Static as usize] = Some(&self.static_layer);
                 let true_rel = self.program.true_rel;
-                let layer = evaluate_layer(&self.program, LayerKind::Core, lower, store, &self.limits, |layer, program| {
-                    let table = layer.table_mut(program, true_rel);
-                    for &f in core.facts.iter() {
-                        table.insert(&[f]);
-                    }
-                })?;
+                let layer = evaluate_layer(
+                    &self.program,
+                    LayerKind::Core,
+                    lower,
+                    store,
+                    &self.limits,
+                    |layer, program| {
+                        let table = layer.table_mut(program, true_rel);
+                        for &f in core.facts.iter() {
+                            table.insert(&[f]);
+                        }
+                    },
+                )?;
                 lower[LayerKind::Core as usize] = Some(&layer);
                 let terminal = self
                     .table(self.program.terminal_rel, &lower)
@@ -234,26 +264,45 @@ impl Reasoner {
                         }
                     }
                 }
-                Ok(CoreInfo { layer, legal, terminal })
+                Ok(CoreInfo {
+                    layer,
+                    legal,
+                    terminal,
+                })
             })
             .as_ref()
             .map_err(model_error)
     }
 
-    fn next_pre_layer<'c>(&self, core: &'c StateCore, store: &mut TermStore) -> Result<&'c Layer, ModelError> {
+    fn next_pre_layer<'c>(
+        &self,
+        core: &'c StateCore,
+        store: &mut TermStore,
+    ) -> Result<&'c Layer, ModelError> {
         let info = self.core_info(core, store)?;
         core.next_pre
             .get_or_init(|| {
                 let mut lower: [Option<&Layer>; LAYER_COUNT] = [None; LAYER_COUNT];
                 lower[LayerKind::Static as usize] = Some(&self.static_layer);
                 lower[LayerKind::Core as usize] = Some(&info.layer);
-                evaluate_layer(&self.program, LayerKind::NextPre, lower, store, &self.limits, |_, _| {})
+                evaluate_layer(
+                    &self.program,
+                    LayerKind::NextPre,
+                    lower,
+                    store,
+                    &self.limits,
+                    |_, _| {},
+                )
             })
             .as_ref()
             .map_err(model_error)
     }
 
-    fn goal_layer<'c>(&self, core: &'c StateCore, store: &mut TermStore) -> Result<&'c Layer, ModelError> {
+    fn goal_layer<'c>(
+        &self,
+        core: &'c StateCore,
+        store: &mut TermStore,
+    ) -> Result<&'c Layer, ModelError> {
         let info = self.core_info(core, store)?;
         let next_pre = self.next_pre_layer(core, store)?;
         core.goal
@@ -262,14 +311,26 @@ impl Reasoner {
                 lower[LayerKind::Static as usize] = Some(&self.static_layer);
                 lower[LayerKind::Core as usize] = Some(&info.layer);
                 lower[LayerKind::NextPre as usize] = Some(next_pre);
-                evaluate_layer(&self.program, LayerKind::Goal, lower, store, &self.limits, |_, _| {})
+                evaluate_layer(
+                    &self.program,
+                    LayerKind::Goal,
+                    lower,
+                    store,
+                    &self.limits,
+                    |_, _| {},
+                )
             })
             .as_ref()
             .map_err(model_error)
     }
 
     /// The state after every role (in turn order) played `choices`.
-    fn successor(&self, core: &StateCore, choices: &[TermId], store: &mut TermStore) -> Result<Arc<StateCore>, ModelError> {
+    fn successor(
+        &self,
+        core: &StateCore,
+        choices: &[TermId],
+        store: &mut TermStore,
+    ) -> Result<Arc<StateCore>, ModelError> {
         let info = self.core_info(core, store)?;
         let next_pre = self.next_pre_layer(core, store)?;
         let mut lower: [Option<&Layer>; LAYER_COUNT] = [None; LAYER_COUNT];
@@ -278,12 +339,19 @@ impl Reasoner {
         lower[LayerKind::NextPre as usize] = Some(next_pre);
         let does_rel = self.program.does_rel;
         let roles = &self.roles;
-        let moves = evaluate_layer(&self.program, LayerKind::Move, lower, store, &self.limits, |layer, program| {
-            let table = layer.table_mut(program, does_rel);
-            for (&role, &action) in roles.iter().zip(choices) {
-                table.insert(&[role, action]);
-            }
-        })?;
+        let moves = evaluate_layer(
+            &self.program,
+            LayerKind::Move,
+            lower,
+            store,
+            &self.limits,
+            |layer, program| {
+                let table = layer.table_mut(program, does_rel);
+                for (&role, &action) in roles.iter().zip(choices) {
+                    table.insert(&[role, action]);
+                }
+            },
+        )?;
         lower[LayerKind::Move as usize] = Some(&moves);
         let facts = match self.table(self.program.next_rel, &lower) {
             Some(table) => (0..table.len()).map(|r| table.rows.row(r)[0]).collect(),
@@ -306,7 +374,10 @@ impl Reasoner {
                 many => Err(ModelError::new(format!(
                     "role {role} has {} goal values ({})",
                     many.len(),
-                    many.iter().map(|&v| store.display(v)).collect::<Vec<_>>().join(", ")
+                    many.iter()
+                        .map(|&v| store.display(v))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ))),
             })
             .collect()
@@ -392,7 +463,8 @@ impl ForwardModel for Reasoner {
             return false;
         }
         let mut store = self.store();
-        self.core_info(&state.core, &mut store).is_ok_and(|info| info.terminal)
+        self.core_info(&state.core, &mut store)
+            .is_ok_and(|info| info.terminal)
     }
 
     fn current_player(&self, state: &ReasonerState) -> Player {
@@ -418,7 +490,10 @@ impl ForwardModel for Reasoner {
         if info.terminal && state.choices.is_empty() {
             return Ok(0);
         }
-        Ok(info.legal.get(state.choices.len()).map_or(0, |a| a.len() as u64))
+        Ok(info
+            .legal
+            .get(state.choices.len())
+            .map_or(0, |a| a.len() as u64))
     }
 
     fn apply(&self, state: &mut ReasonerState, mv: &GdlMove) -> Result<(), ModelError> {
@@ -472,7 +547,11 @@ impl ForwardModel for Reasoner {
 
 /// Classic GDL perft over joint moves (gdl.md §4.1): every combination of
 /// the roles' legal actions is one move.
-pub fn joint_perft(reasoner: &Reasoner, depth: u32, budget: &mut Budget) -> Result<u64, LimitError> {
+pub fn joint_perft(
+    reasoner: &Reasoner,
+    depth: u32,
+    budget: &mut Budget,
+) -> Result<u64, LimitError> {
     let initial = StateCore::new(reasoner.initial_facts.clone());
     joint_perft_from(reasoner, &initial, depth, budget)
 }

@@ -57,7 +57,8 @@ impl Index {
             match self.map.get_mut(key.as_slice()) {
                 Some(bucket) => bucket.push(r as u32),
                 None => {
-                    self.map.insert(key.clone().into_boxed_slice(), vec![r as u32]);
+                    self.map
+                        .insert(key.clone().into_boxed_slice(), vec![r as u32]);
                 }
             }
         }
@@ -138,7 +139,9 @@ impl Table {
 
     /// Brings an index of a table under construction up to date.
     pub fn refresh_index(&mut self, store: &TermStore, id: usize, spec: &IndexSpec) {
-        let Some(slot) = self.indexes.get_mut(id) else { return };
+        let Some(slot) = self.indexes.get_mut(id) else {
+            return;
+        };
         match slot.get_mut() {
             Some(index) => index.catch_up(store, spec, &self.rows),
             None => {

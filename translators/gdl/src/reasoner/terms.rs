@@ -84,7 +84,9 @@ impl TermStore {
     }
 
     pub fn symbol_name(&self, s: Sym) -> &str {
-        self.symbol_names.get(s as usize).map_or("?", String::as_str)
+        self.symbol_names
+            .get(s as usize)
+            .map_or("?", String::as_str)
     }
 
     pub fn len(&self) -> usize {
