@@ -1,1 +1,8 @@
-//! High-level Regular Games front end (under construction).
+//! High-level Regular Games (HRG): parser, checker and lowering to RG
+//! (hrg.md).
+
+pub mod ast;
+pub mod display;
+pub mod eval;
+pub mod parse;
+pub mod value;
