@@ -32,6 +32,9 @@ pub struct GameBuilder {
     counters: HashMap<String, usize>,
     set_types: HashMap<Vec<Ident>, Ident>,
     constants: HashMap<(Type, Value), Ident>,
+    /// The source location new edges and declarations are attributed to,
+    /// so that checker diagnostics on the output point into the source.
+    origin: At,
 }
 
 impl GameBuilder {
@@ -93,6 +96,12 @@ impl GameBuilder {
         }
     }
 
+    /// Attributes everything emitted from now on to `span` of the source
+    /// being translated (`None`: no location).
+    pub fn set_origin(&mut self, span: Option<crate::diag::Span>) {
+        self.origin = At(span);
+    }
+
     // ---- declarations ------------------------------------------------------
 
     /// Defines a type alias with exactly this name (e.g. `Player`).
@@ -106,7 +115,7 @@ impl GameBuilder {
         self.game.typedefs.push(TypeDef {
             name: name.to_string(),
             ty,
-            at: At::NOWHERE,
+            at: self.origin,
         });
         Type::name(name)
     }
@@ -138,7 +147,7 @@ impl GameBuilder {
             name: name.clone(),
             ty: key.0.clone(),
             value: key.1.clone(),
-            at: At::NOWHERE,
+            at: self.origin,
         });
         self.constants.insert(key, name.clone());
         Expr::name(name)
@@ -151,7 +160,7 @@ impl GameBuilder {
             name: name.to_string(),
             ty,
             value,
-            at: At::NOWHERE,
+            at: self.origin,
         });
         Expr::name(name)
     }
@@ -163,7 +172,7 @@ impl GameBuilder {
             name: name.to_string(),
             ty,
             value: initial,
-            at: At::NOWHERE,
+            at: self.origin,
         });
         Expr::name(name)
     }
@@ -175,7 +184,10 @@ impl GameBuilder {
     }
 
     pub fn pragma(&mut self, kind: PragmaKind) {
-        self.game.pragmas.push(Pragma::new(kind));
+        self.game.pragmas.push(Pragma {
+            kind,
+            at: self.origin,
+        });
     }
 
     // ---- edges and shapes ----------------------------------------------------
@@ -183,7 +195,10 @@ impl GameBuilder {
     pub fn edge(&mut self, from: &str, to: &str, label: Label) {
         self.taken_nodes.insert(from.to_string());
         self.taken_nodes.insert(to.to_string());
-        self.game.edges.push(Edge::new(from, to, label));
+        self.game.edges.push(Edge {
+            at: self.origin,
+            ..Edge::new(from, to, label)
+        });
     }
 
     pub fn skip(&mut self, from: &str, to: &str) {

@@ -189,7 +189,10 @@ pub enum StmtKind {
     /// `branch { ... } or { ... }`
     Branch(Vec<Block>),
     /// `g(args)`, also `check(c)`, `end()`, `return()`, `break()`, `continue()`.
-    Call { callee: Name, args: Vec<Expr> },
+    Call {
+        callee: Name,
+        args: Vec<Expr>,
+    },
     If {
         condition: Expr,
         then_block: Block,
@@ -203,12 +206,21 @@ pub enum StmtKind {
         body: Block,
     },
     /// `repeat n { ... }`
-    Repeat { count: u32, body: Block },
-    While { condition: Expr, body: Block },
+    Repeat {
+        count: u32,
+        body: Block,
+    },
+    While {
+        condition: Expr,
+        body: Block,
+    },
     /// `$$ v`
     VarTag(Name),
     /// `$ s`, `$(a b)`, `$_ s`, `$_(a b)`.
-    Tag { artificial: bool, symbols: Vec<Name> },
+    Tag {
+        artificial: bool,
+        symbols: Vec<Name>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

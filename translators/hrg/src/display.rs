@@ -25,7 +25,11 @@ pub fn ty(t: &TypeExpr) -> String {
     match t {
         TypeExpr::Set(names, _) => format!(
             "{{ {} }}",
-            names.iter().map(|n| n.text.as_str()).collect::<Vec<_>>().join(", ")
+            names
+                .iter()
+                .map(|n| n.text.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         TypeExpr::Named(n, None) => n.text.clone(),
         TypeExpr::Named(n, Some(target)) => format!("{} -> {}", n.text, ty(target)),

@@ -32,7 +32,10 @@ impl Domains {
         let mut errors = Vec::new();
         for d in program.domains() {
             if declarations.insert(&d.name.text, d).is_some() {
-                errors.push(Diagnostic::error(format!("Duplicated domain \"{}\".", d.name.text), d.name.span));
+                errors.push(Diagnostic::error(
+                    format!("Duplicated domain \"{}\".", d.name.text),
+                    d.name.span,
+                ));
             }
         }
         let mut domains = Domains {
@@ -43,7 +46,10 @@ impl Domains {
             let mut visiting = Vec::new();
             match expand_domain(d, &declarations, &mut visiting) {
                 Ok(values) if values.is_empty() => errors.push(Diagnostic::error(
-                    format!("Domain \"{}\" is empty; RG set types need at least one element.", d.name.text),
+                    format!(
+                        "Domain \"{}\" is empty; RG set types need at least one element.",
+                        d.name.text
+                    ),
                     d.span,
                 )),
                 Ok(values) => {
@@ -77,7 +83,10 @@ fn expand_domain<'p>(
     visiting: &mut Vec<&'p str>,
 ) -> Result<Vec<Value>, Diagnostic> {
     if visiting.contains(&d.name.text.as_str()) {
-        return fatal(format!("Domain \"{}\" is defined recursively.", d.name.text), d.name.span);
+        return fatal(
+            format!("Domain \"{}\" is defined recursively.", d.name.text),
+            d.name.span,
+        );
     }
     visiting.push(&d.name.text);
     let mut values = Vec::new();
@@ -99,12 +108,13 @@ fn expand_domain<'p>(
                     if argument.is_upper() {
                         match sets.get(&argument.text) {
                             Some(set) => columns.push(set.clone()),
-                            None => {
-                                return fatal(
-                                    format!("Generator variable \"{}\" has no binding in the where clause.", argument.text),
-                                    argument.span,
-                                )
-                            }
+                            None => return fatal(
+                                format!(
+                                    "Generator variable \"{}\" has no binding in the where clause.",
+                                    argument.text
+                                ),
+                                argument.span,
+                            ),
                         }
                     } else {
                         columns.push(vec![Value::symbol(&argument.text)]);
@@ -126,11 +136,16 @@ fn binding_sets(bindings: &[Binding]) -> Result<IndexMap<String, Vec<Value>>, Di
     let mut sets = IndexMap::new();
     for b in bindings {
         let values = match &b.values {
-            BindingValues::Range(lo, hi) => (*lo..=*hi).map(|n| Value::symbol(n.to_string())).collect(),
+            BindingValues::Range(lo, hi) => {
+                (*lo..=*hi).map(|n| Value::symbol(n.to_string())).collect()
+            }
             BindingValues::List(names) => names.iter().map(|n| Value::symbol(&n.text)).collect(),
         };
         if sets.insert(b.variable.text.clone(), values).is_some() {
-            return fatal(format!("Duplicated domain value \"{}\".", b.variable.text), b.variable.span);
+            return fatal(
+                format!("Duplicated domain value \"{}\".", b.variable.text),
+                b.variable.span,
+            );
         }
     }
     Ok(sets)
@@ -172,7 +187,9 @@ fn integer_pragma(d: &DomainDecl) -> Option<(u64, Vec<String>)> {
     if !argument.is_upper() || argument.text != binding.variable.text || lo < 0 || lo > hi {
         return None;
     }
-    let symbols = (lo..=hi).map(|n| format!("{}__{n}", constructor.text)).collect();
+    let symbols = (lo..=hi)
+        .map(|n| format!("{}__{n}", constructor.text))
+        .collect();
     Some((lo as u64, symbols))
 }
 
@@ -190,7 +207,10 @@ impl<'p> Evaluator<'p> {
     pub fn new(program: &'p Program, domains: &'p Domains) -> Self {
         Evaluator {
             domains,
-            functions: program.functions().map(|f| (f.name.text.as_str(), f)).collect(),
+            functions: program
+                .functions()
+                .map(|f| (f.name.text.as_str(), f))
+                .collect(),
         }
     }
 
@@ -202,7 +222,9 @@ impl<'p> Evaluator<'p> {
         match &e.kind {
             ExprKind::Name(name) => match bindings.get(&name.text) {
                 Some(v) => Ok(v.clone()),
-                None if name.is_upper() => fatal(format!("Unknown variable \"{}\".", name.text), name.span),
+                None if name.is_upper() => {
+                    fatal(format!("Unknown variable \"{}\".", name.text), name.span)
+                }
                 None => Ok(Value::symbol(&name.text)),
             },
             ExprKind::Paren(inner) => self.eval_at(inner, bindings, depth),
@@ -215,7 +237,10 @@ impl<'p> Evaluator<'p> {
             }
             ExprKind::Call(callee, args) => {
                 let ExprKind::Name(name) = &callee.kind else {
-                    return fatal("Chained calls such as f(a)(b) cannot be evaluated at translation time.", e.span);
+                    return fatal(
+                        "Chained calls such as f(a)(b) cannot be evaluated at translation time.",
+                        e.span,
+                    );
                 };
                 let Some(f) = self.functions.get(name.text.as_str()) else {
                     return fatal(format!("Unknown function \"{}\".", name.text), name.span);
@@ -227,7 +252,10 @@ impl<'p> Evaluator<'p> {
                 self.apply(f, &args, e.span, depth + 1)
             }
             ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mod), l, r) => {
-                let (a, b) = (self.eval_at(l, bindings, depth)?, self.eval_at(r, bindings, depth)?);
+                let (a, b) = (
+                    self.eval_at(l, bindings, depth)?,
+                    self.eval_at(r, bindings, depth)?,
+                );
                 let (Some(x), Some(y)) = (a.as_integer(), b.as_integer()) else {
                     return fatal(
                         format!("Values \"{a}\" and \"{b}\" are not both integers, so \"{}\" cannot be computed.", op.text()),
@@ -250,16 +278,27 @@ impl<'p> Evaluator<'p> {
                 }
             }
             ExprKind::Map(map) => self.map_literal(map, bindings, depth).map(Value::Map),
-            ExprKind::Access(..) => fatal("Map access cannot be evaluated at translation time.", e.span),
+            ExprKind::Access(..) => fatal(
+                "Map access cannot be evaluated at translation time.",
+                e.span,
+            ),
             ExprKind::Binary(op, ..) => fatal(
-                format!("A condition (\"{}\") is not a value; use if ... then ... else.", op.text()),
+                format!(
+                    "A condition (\"{}\") is not a value; use if ... then ... else.",
+                    op.text()
+                ),
                 e.span,
             ),
         }
     }
 
     /// Static conditions: comparisons, `in`, `&&`, `||` (§3.2).
-    pub fn condition(&self, e: &Expr, bindings: &Bindings, depth: usize) -> Result<bool, Diagnostic> {
+    pub fn condition(
+        &self,
+        e: &Expr,
+        bindings: &Bindings,
+        depth: usize,
+    ) -> Result<bool, Diagnostic> {
         match &e.kind {
             ExprKind::Paren(inner) => self.condition(inner, bindings, depth),
             ExprKind::Binary(BinaryOp::And, l, r) => {
@@ -271,14 +310,32 @@ impl<'p> Evaluator<'p> {
             ExprKind::Binary(BinaryOp::In, l, r) => {
                 let v = self.eval_at(l, bindings, depth)?;
                 Ok(match &r.kind {
-                    ExprKind::Name(d) => self.domains.get(&d.text).is_some_and(|values| values.contains(&v)),
+                    ExprKind::Name(d) => self
+                        .domains
+                        .get(&d.text)
+                        .is_some_and(|values| values.contains(&v)),
                     _ => false,
                 })
             }
-            ExprKind::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge), l, r) => {
-                let (a, b) = (self.eval_at(l, bindings, depth)?, self.eval_at(r, bindings, depth)?);
+            ExprKind::Binary(
+                op @ (BinaryOp::Eq
+                | BinaryOp::Ne
+                | BinaryOp::Lt
+                | BinaryOp::Le
+                | BinaryOp::Gt
+                | BinaryOp::Ge),
+                l,
+                r,
+            ) => {
+                let (a, b) = (
+                    self.eval_at(l, bindings, depth)?,
+                    self.eval_at(r, bindings, depth)?,
+                );
                 let Some(order) = compare(&a, &b) else {
-                    return fatal(format!("Values \"{a}\" and \"{b}\" are not comparable."), e.span);
+                    return fatal(
+                        format!("Values \"{a}\" and \"{b}\" are not comparable."),
+                        e.span,
+                    );
                 };
                 Ok(match op {
                     BinaryOp::Eq => order.is_eq(),
@@ -289,19 +346,38 @@ impl<'p> Evaluator<'p> {
                     _ => order.is_ge(),
                 })
             }
-            _ => fatal(format!("Expression \"{}\" is not a valid condition.", crate::display::expr(e)), e.span),
+            _ => fatal(
+                format!(
+                    "Expression \"{}\" is not a valid condition.",
+                    crate::display::expr(e)
+                ),
+                e.span,
+            ),
         }
     }
 
     /// Applies a constant function: the first case whose patterns match.
-    pub fn apply(&self, f: &FunctionDecl, args: &[Value], span: Span, depth: usize) -> Result<Value, Diagnostic> {
+    pub fn apply(
+        &self,
+        f: &FunctionDecl,
+        args: &[Value],
+        span: Span,
+        depth: usize,
+    ) -> Result<Value, Diagnostic> {
         if depth > MAX_CALL_DEPTH {
-            return fatal(format!("Function \"{}\" calls itself without end.", f.name.text), span);
+            return fatal(
+                format!("Function \"{}\" calls itself without end.", f.name.text),
+                span,
+            );
         }
         let arity = f.cases[0].patterns.len();
         if args.len() != arity {
             return fatal(
-                format!("Function \"{}\" expected {arity} arguments but got {}.", f.name.text, args.len()),
+                format!(
+                    "Function \"{}\" expected {arity} arguments but got {}.",
+                    f.name.text,
+                    args.len()
+                ),
                 span,
             );
         }
@@ -317,7 +393,10 @@ impl<'p> Evaluator<'p> {
             }
         }
         let shown: Vec<String> = args.iter().map(ToString::to_string).collect();
-        fatal(format!("No case for {}({})", f.name.text, shown.join(", ")), span)
+        fatal(
+            format!("No case for {}({})", f.name.text, shown.join(", ")),
+            span,
+        )
     }
 
     /// The full table of a constant function as an RG map (§2.5), and the
@@ -326,7 +405,10 @@ impl<'p> Evaluator<'p> {
         let (keys, _) = f.ty.arrows();
         if keys.is_empty() {
             return fatal(
-                format!("Function \"{}\" must have an arrow type (there are no 0-ary constants).", f.name.text),
+                format!(
+                    "Function \"{}\" must have an arrow type (there are no 0-ary constants).",
+                    f.name.text
+                ),
                 f.ty.span(),
             );
         }
@@ -334,14 +416,21 @@ impl<'p> Evaluator<'p> {
         for case in &f.cases {
             if case.patterns.len() != arity {
                 return fatal(
-                    format!("Every case of \"{}\" must have {arity} patterns, like the first one.", f.name.text),
+                    format!(
+                        "Every case of \"{}\" must have {arity} patterns, like the first one.",
+                        f.name.text
+                    ),
                     case.span,
                 );
             }
         }
         if arity == 0 || arity > keys.len() {
             return fatal(
-                format!("Cases of \"{}\" must have between 1 and {} patterns.", f.name.text, keys.len()),
+                format!(
+                    "Cases of \"{}\" must have between 1 and {} patterns.",
+                    f.name.text,
+                    keys.len()
+                ),
                 f.cases[0].span,
             );
         }
@@ -354,11 +443,22 @@ impl<'p> Evaluator<'p> {
         }
         let mut used = vec![false; f.cases.len()];
         let table = self.table(f, &domains, &mut Vec::new(), &mut used)?;
-        let unused = used.iter().enumerate().filter(|(_, u)| !**u).map(|(k, _)| k).collect();
+        let unused = used
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| !**u)
+            .map(|(k, _)| k)
+            .collect();
         Ok((table, unused))
     }
 
-    fn table(&self, f: &FunctionDecl, domains: &[&[Value]], prefix: &mut Vec<Value>, used: &mut [bool]) -> Result<rg::Value, Diagnostic> {
+    fn table(
+        &self,
+        f: &FunctionDecl,
+        domains: &[&[Value]],
+        prefix: &mut Vec<Value>,
+        used: &mut [bool],
+    ) -> Result<rg::Value, Diagnostic> {
         let level = prefix.len();
         let mut entries = Vec::new();
         for key in domains[level] {
@@ -382,16 +482,29 @@ impl<'p> Evaluator<'p> {
     fn select(&self, f: &FunctionDecl, args: &[Value]) -> Result<(usize, Value), Diagnostic> {
         for (index, case) in f.cases.iter().enumerate() {
             let mut bindings = Bindings::new();
-            if case.patterns.iter().zip(args).all(|(p, v)| match_pattern(p, v, &mut bindings)) {
+            if case
+                .patterns
+                .iter()
+                .zip(args)
+                .all(|(p, v)| match_pattern(p, v, &mut bindings))
+            {
                 return Ok((index, self.eval_at(&case.body, &bindings, 1)?));
             }
         }
         let shown: Vec<String> = args.iter().map(ToString::to_string).collect();
-        fatal(format!("No case for {}({})", f.name.text, shown.join(", ")), f.span)
+        fatal(
+            format!("No case for {}({})", f.name.text, shown.join(", ")),
+            f.span,
+        )
     }
 
     /// A map literal (§2.4).
-    pub fn map_literal(&self, map: &MapLiteral, bindings: &Bindings, depth: usize) -> Result<MapValue, Diagnostic> {
+    pub fn map_literal(
+        &self,
+        map: &MapLiteral,
+        bindings: &Bindings,
+        depth: usize,
+    ) -> Result<MapValue, Diagnostic> {
         let default = match &map.default {
             Some(d) => Some(Box::new(self.eval_at(d, bindings, depth)?)),
             None => None,
@@ -426,9 +539,16 @@ impl<'p> Evaluator<'p> {
     pub fn initial_value(&self, v: &VariableDecl) -> Result<rg::Value, Diagnostic> {
         match &v.init {
             Some(Expr {
-                kind: ExprKind::Map(MapLiteral { default: None, parts }),
+                kind:
+                    ExprKind::Map(MapLiteral {
+                        default: None,
+                        parts,
+                    }),
                 ..
-            }) if parts.len() == 1 && matches!(parts[0].key, Pattern::Wildcard(_)) && parts[0].bindings.is_empty() => {
+            }) if parts.len() == 1
+                && matches!(parts[0].key, Pattern::Wildcard(_))
+                && parts[0].bindings.is_empty() =>
+            {
                 let value = self.eval(&parts[0].value, &Bindings::new())?;
                 Ok(rg::Value::map(value.to_rg(), []))
             }
@@ -473,9 +593,10 @@ pub fn match_pattern(p: &Pattern, v: &Value, bindings: &mut Bindings) -> bool {
         },
         Pattern::Name(name) => matches!(v, Value::Symbol(s) if *s == name.text),
         Pattern::Constructor(name, args, _) => match v {
-            Value::Constructor(c, values) if *c == name.text && values.len() == args.len() => {
-                args.iter().zip(values).all(|(p, v)| match_pattern(p, v, bindings))
-            }
+            Value::Constructor(c, values) if *c == name.text && values.len() == args.len() => args
+                .iter()
+                .zip(values)
+                .all(|(p, v)| match_pattern(p, v, bindings)),
             _ => false,
         },
     }
@@ -492,7 +613,9 @@ fn instantiate(p: &Pattern, bindings: &Bindings) -> Result<Value, Diagnostic> {
         Pattern::Name(name) => Ok(Value::symbol(&name.text)),
         Pattern::Constructor(name, args, _) => Ok(Value::Constructor(
             name.text.clone(),
-            args.iter().map(|a| instantiate(a, bindings)).collect::<Result<_, _>>()?,
+            args.iter()
+                .map(|a| instantiate(a, bindings))
+                .collect::<Result<_, _>>()?,
         )),
     }
 }
@@ -513,20 +636,43 @@ mod tests {
              domain Dice = D(N) where N in 1..3\ndomain Diag = P(X, X) where X in 0..1\n",
         );
         let d = Domains::evaluate(&p).unwrap();
-        let names = |n: &str| d.get(n).unwrap().iter().map(Value::serialize).collect::<Vec<_>>().join(" ");
+        let names = |n: &str| {
+            d.get(n)
+                .unwrap()
+                .iter()
+                .map(Value::serialize)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         assert_eq!(names("Piece"), "empty x o");
         // First argument varies slowest, whatever the binding order.
         assert_eq!(names("Pos"), "P__a_0 P__a_1 P__b_0 P__b_1");
         assert_eq!(names("Diag"), "P__0_0 P__0_1 P__1_0 P__1_1");
-        assert_eq!(d.integer_pragmas, vec![(1, vec!["D__1".to_string(), "D__2".into(), "D__3".into()])]);
+        assert_eq!(
+            d.integer_pragmas,
+            vec![(1, vec!["D__1".to_string(), "D__2".into(), "D__3".into()])]
+        );
     }
 
     #[test]
     fn domain_errors() {
-        let e = |t: &str| Domains::evaluate(&setup(t)).err().unwrap()[0].message.clone();
-        assert_eq!(e("domain A = a\ndomain A = b\n"), "Duplicated domain \"A\".");
-        assert_eq!(e("domain A = C(X, Y) where X in 0..1\n"), "Generator variable \"Y\" has no binding in the where clause.");
-        assert_eq!(e("domain A = B\ndomain B = A\n"), "Domain \"A\" is defined recursively.");
+        let e = |t: &str| {
+            Domains::evaluate(&setup(t)).err().unwrap()[0]
+                .message
+                .clone()
+        };
+        assert_eq!(
+            e("domain A = a\ndomain A = b\n"),
+            "Duplicated domain \"A\"."
+        );
+        assert_eq!(
+            e("domain A = C(X, Y) where X in 0..1\n"),
+            "Generator variable \"Y\" has no binding in the where clause."
+        );
+        assert_eq!(
+            e("domain A = B\ndomain B = A\n"),
+            "Domain \"A\" is defined recursively."
+        );
     }
 
     #[test]
@@ -540,7 +686,10 @@ mod tests {
         let d = Domains::evaluate(&p).unwrap();
         let ev = Evaluator::new(&p, &d);
         let table = |name: &str| ev.tabulate(ev.functions[name]).unwrap().0.to_string();
-        assert_eq!(table("right"), "{ :none, C__0: C__1, C__1: C__2, C__2: C__3 }");
+        assert_eq!(
+            table("right"),
+            "{ :none, C__0: C__1, C__1: C__2, C__2: C__3 }"
+        );
         assert_eq!(table("other"), "{ :red, red: blue }");
         // (J - 1) % 4 with J = 0 is 3; all results tie, the greatest (C__3) is the default.
         assert_eq!(table("m"), "{ :C__3, C__1: C__0, C__2: C__1, C__3: C__2 }");
@@ -551,7 +700,10 @@ mod tests {
         let p = setup("domain D = a | b | c\nf : D -> D\nf(a) = b\nf(b) = a\ng : D -> D\ng(_) = a\ng(b) = b\n");
         let d = Domains::evaluate(&p).unwrap();
         let ev = Evaluator::new(&p, &d);
-        assert_eq!(ev.tabulate(ev.functions["f"]).unwrap_err().message, "No case for f(c)");
+        assert_eq!(
+            ev.tabulate(ev.functions["f"]).unwrap_err().message,
+            "No case for f(c)"
+        );
         assert_eq!(ev.tabulate(ev.functions["g"]).unwrap().1, vec![1]);
     }
 

@@ -160,19 +160,26 @@ impl<'s> Parser<'s> {
     /// consuming it.
     fn peek_word<'a>(&self, input: &'a str) -> &'a str {
         let input = skip_trivia(input);
-        let end = input.find(|c: char| !is_ident_char(c)).unwrap_or(input.len());
+        let end = input
+            .find(|c: char| !is_ident_char(c))
+            .unwrap_or(input.len());
         &input[..end]
     }
 
     fn ident<'a>(&self, input: &'a str) -> PResult<'a, Name> {
         let input = skip_trivia(input);
-        let end = input.find(|c: char| !is_ident_char(c)).unwrap_or(input.len());
+        let end = input
+            .find(|c: char| !is_ident_char(c))
+            .unwrap_or(input.len());
         if end == 0 {
             return error(input, "expected an identifier");
         }
         let text = &input[..end];
         if RESERVED.contains(&text) {
-            return error(input, format!("\"{text}\" is reserved and cannot be a name"));
+            return error(
+                input,
+                format!("\"{text}\" is reserved and cannot be a name"),
+            );
         }
         let rest = &input[end..];
         Ok((
@@ -206,7 +213,9 @@ impl<'s> Parser<'s> {
 
     fn integer<'a>(&self, input: &'a str) -> PResult<'a, i64> {
         let input = skip_trivia(input);
-        let end = input.find(|c: char| !c.is_ascii_digit()).unwrap_or(input.len());
+        let end = input
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(input.len());
         if end == 0 {
             return error(input, "expected a non-negative integer");
         }
@@ -222,7 +231,10 @@ impl<'s> Parser<'s> {
         match self.peek_word(input) {
             "domain" => self.domain(input).map(|(r, d)| (r, Declaration::Domain(d))),
             "reusable" | "graph" => self.graph(input).map(|(r, g)| (r, Declaration::Graph(g))),
-            "" => error(input, "expected a declaration (domain, graph, variable or function)"),
+            "" => error(
+                input,
+                "expected a declaration (domain, graph, variable or function)",
+            ),
             _ => self.value_declaration(input),
         }
     }
@@ -287,9 +299,12 @@ impl<'s> Parser<'s> {
             }
         }
         let (i, ()) = self.token(i, ")")?;
-        let (i, ()) = self
-            .keyword(i, "where")
-            .or_else(|_| error(skip_trivia(i), "expected \"where\" after a generator (a generator needs at least one binding)"))?;
+        let (i, ()) = self.keyword(i, "where").or_else(|_| {
+            error(
+                skip_trivia(i),
+                "expected \"where\" after a generator (a generator needs at least one binding)",
+            )
+        })?;
         let (i, bindings) = self.bindings(i)?;
         Ok((
             i,
@@ -351,7 +366,12 @@ impl<'s> Parser<'s> {
     }
 
     /// `open [ name { "," name } ] close`
-    fn name_list<'a>(&self, input: &'a str, open: &'static str, close: &'static str) -> PResult<'a, Vec<Name>> {
+    fn name_list<'a>(
+        &self,
+        input: &'a str,
+        open: &'static str,
+        close: &'static str,
+    ) -> PResult<'a, Vec<Name>> {
         let (mut i, ()) = self.token(input, open)?;
         let mut names = Vec::new();
         if !self.peek(i, close) {
@@ -379,7 +399,9 @@ impl<'s> Parser<'s> {
             }
             return Ok((i, TypeExpr::Set(names, self.span(start, i))));
         }
-        let (i, name) = self.ident(start).or_else(|_| error(start, "expected a type"))?;
+        let (i, name) = self
+            .ident(start)
+            .or_else(|_| error(start, "expected a type"))?;
         if self.peek(i, "->") {
             let (i, ()) = self.token(i, "->")?;
             let (i, target) = self.ty(i)?;
@@ -392,9 +414,15 @@ impl<'s> Parser<'s> {
     fn value_declaration<'a>(&self, input: &'a str) -> PResult<'a, Declaration> {
         let start = skip_trivia(input);
         let (i, name) = self.ident(start)?;
-        let (i, ()) = self
-            .token(i, ":")
-            .or_else(|_| error(skip_trivia(i), format!("expected \":\" after \"{}\" (a variable or function declaration)", name.text)))?;
+        let (i, ()) = self.token(i, ":").or_else(|_| {
+            error(
+                skip_trivia(i),
+                format!(
+                    "expected \":\" after \"{}\" (a variable or function declaration)",
+                    name.text
+                ),
+            )
+        })?;
         commit((|| {
             let (i, ty) = self.ty(i)?;
             if self.is_case_start(i, &name.text) {
@@ -471,7 +499,9 @@ impl<'s> Parser<'s> {
 
     fn pattern<'a>(&self, input: &'a str) -> PResult<'a, Pattern> {
         let start = skip_trivia(input);
-        let (i, name) = self.ident(start).or_else(|_| error(start, "expected a pattern"))?;
+        let (i, name) = self
+            .ident(start)
+            .or_else(|_| error(start, "expected a pattern"))?;
         if name.text == "_" {
             return Ok((i, Pattern::Wildcard(name.span)));
         }
@@ -557,7 +587,15 @@ impl<'s> Parser<'s> {
 
     fn statement<'a>(&self, input: &'a str) -> PResult<'a, Stmt> {
         let start = skip_trivia(input);
-        let stmt = |kind: StmtKind, rest: &'a str| Ok((rest, Stmt { kind, span: self.span(start, rest) }));
+        let stmt = |kind: StmtKind, rest: &'a str| {
+            Ok((
+                rest,
+                Stmt {
+                    kind,
+                    span: self.span(start, rest),
+                },
+            ))
+        };
         if let Some(rest) = start.strip_prefix("$$") {
             let (i, name) = commit(self.ident(rest))?;
             return stmt(StmtKind::VarTag(name), i);
@@ -584,7 +622,13 @@ impl<'s> Parser<'s> {
                 let (i, s) = commit(self.ident(rest))?;
                 (i, vec![s])
             };
-            return stmt(StmtKind::Tag { artificial, symbols }, i);
+            return stmt(
+                StmtKind::Tag {
+                    artificial,
+                    symbols,
+                },
+                i,
+            );
         }
         let word = self.peek_word(start);
         if word.is_empty() {
@@ -597,17 +641,34 @@ impl<'s> Parser<'s> {
                 return commit((|| {
                     let value_start = skip_trivia(&after[1..]);
                     if let Ok((i, ty)) = self.any_type(value_start) {
-                        return stmt(StmtKind::AssignAny { target: target.clone(), accessors: accessors.clone(), ty }, i);
+                        return stmt(
+                            StmtKind::AssignAny {
+                                target: target.clone(),
+                                accessors: accessors.clone(),
+                                ty,
+                            },
+                            i,
+                        );
                     }
                     let (i, value) = self.expr(value_start)?;
-                    stmt(StmtKind::Assign { target: target.clone(), accessors: accessors.clone(), value }, i)
+                    stmt(
+                        StmtKind::Assign {
+                            target: target.clone(),
+                            accessors: accessors.clone(),
+                            value,
+                        },
+                        i,
+                    )
                 })());
             }
         }
         let after_word = &start[word.len()..];
         match word {
             "branch" if !after_word.starts_with('(') => {
-                return commit(self.branch(start, after_word).and_then(|(i, kind)| stmt(kind, i)));
+                return commit(
+                    self.branch(start, after_word)
+                        .and_then(|(i, kind)| stmt(kind, i)),
+                );
             }
             "if" | "while" if self.peek(after_word, "(") => {
                 return failure(
@@ -617,7 +678,9 @@ impl<'s> Parser<'s> {
             }
             _ => {}
         }
-        if after_word.starts_with('(') || (self.peek(after_word, "(") && !matches!(word, "if" | "while")) {
+        if after_word.starts_with('(')
+            || (self.peek(after_word, "(") && !matches!(word, "if" | "while"))
+        {
             let (i, callee) = self.ident(start)?;
             let (i, args) = commit(self.arguments(i))?;
             return stmt(StmtKind::Call { callee, args }, i);
@@ -632,7 +695,11 @@ impl<'s> Parser<'s> {
                 stmt(StmtKind::Loop(body), i)
             }
             "repeat" => {
-                if self.peek_word(after_word).chars().all(|c| c.is_ascii_digit()) {
+                if self
+                    .peek_word(after_word)
+                    .chars()
+                    .all(|c| c.is_ascii_digit())
+                {
                     let (i, count) = self.integer(after_word)?;
                     let count = u32::try_from(count).map_err(|_| {
                         nom::Err::Failure(SyntaxError {
@@ -707,7 +774,10 @@ impl<'s> Parser<'s> {
     fn if_statement<'a>(&self, input: &'a str) -> PResult<'a, StmtKind> {
         let (i, ()) = self.keyword(input, "if")?;
         if self.peek(i, "(") {
-            return failure(skip_trivia(i), "the condition of \"if\" must not start with \"(\": write `if a == b { ... }`");
+            return failure(
+                skip_trivia(i),
+                "the condition of \"if\" must not start with \"(\": write `if a == b { ... }`",
+            );
         }
         let (i, condition) = self.expr(i)?;
         let (i, then_block) = self.block(i)?;
@@ -877,7 +947,15 @@ impl<'s> Parser<'s> {
 
     fn operand<'a>(&self, input: &'a str) -> PResult<'a, Expr> {
         let start = skip_trivia(input);
-        let expr = |kind: ExprKind, rest: &'a str| Ok((rest, Expr { kind, span: self.span(start, rest) }));
+        let expr = |kind: ExprKind, rest: &'a str| {
+            Ok((
+                rest,
+                Expr {
+                    kind,
+                    span: self.span(start, rest),
+                },
+            ))
+        };
         if start.starts_with('(') {
             let (i, ()) = self.token(start, "(")?;
             let (i, inner) = self.expr(i)?;
@@ -897,7 +975,9 @@ impl<'s> Parser<'s> {
             let (i, b) = self.expr(i)?;
             return expr(ExprKind::If(Box::new(c), Box::new(a), Box::new(b)), i);
         }
-        let (i, name) = self.ident(start).or_else(|_| error(start, "expected an expression"))?;
+        let (i, name) = self
+            .ident(start)
+            .or_else(|_| error(start, "expected an expression"))?;
         if name.is_upper() && i.starts_with('(') {
             let (i, args) = self.arguments(i)?;
             return expr(ExprKind::Constructor(name, args), i);
@@ -922,7 +1002,10 @@ impl<'s> Parser<'s> {
                 break;
             }
             if need_separator {
-                i = self.token(i, ";").or_else(|_| error(skip_trivia(i), "expected \";\" or \"}\" in a map literal"))?.0;
+                i = self
+                    .token(i, ";")
+                    .or_else(|_| error(skip_trivia(i), "expected \";\" or \"}\" in a map literal"))?
+                    .0;
             }
             let start = skip_trivia(i);
             let (next, key) = self.pattern(start)?;
@@ -1007,12 +1090,26 @@ mod tests {
         assert_eq!(
             kinds,
             [
-                "assign", "$", "assign", "any", "any", "branch", "branch-in", "if", "loop", "repeat", "repeat-in",
-                "while", "$$"
+                "assign",
+                "$",
+                "assign",
+                "any",
+                "any",
+                "branch",
+                "branch-in",
+                "if",
+                "loop",
+                "repeat",
+                "repeat-in",
+                "while",
+                "$$"
             ]
         );
         match &g.body[1].kind {
-            StmtKind::Tag { artificial, symbols } => {
+            StmtKind::Tag {
+                artificial,
+                symbols,
+            } => {
                 assert!(!artificial);
                 assert_eq!(symbols[0].text, "t");
             }
@@ -1024,38 +1121,58 @@ mod tests {
     fn precedence_of_operators() {
         let p = program("f : A -> A\nf(X) = if X + 1 % 3 == 2 || a && b then X else Y\n");
         let body = &p.functions().next().unwrap().cases[0].body;
-        let ExprKind::If(c, _, _) = &body.kind else { panic!() };
+        let ExprKind::If(c, _, _) = &body.kind else {
+            panic!()
+        };
         // `||` at the top; `(X + 1) % 3 == 2` on its left.
-        let ExprKind::Binary(BinaryOp::Or, lhs, rhs) = &c.kind else { panic!("{c:?}") };
+        let ExprKind::Binary(BinaryOp::Or, lhs, rhs) = &c.kind else {
+            panic!("{c:?}")
+        };
         assert!(matches!(rhs.kind, ExprKind::Binary(BinaryOp::And, _, _)));
-        let ExprKind::Binary(BinaryOp::Eq, arith, _) = &lhs.kind else { panic!() };
-        let ExprKind::Binary(BinaryOp::Mod, sum, _) = &arith.kind else { panic!("{arith:?}") };
+        let ExprKind::Binary(BinaryOp::Eq, arith, _) = &lhs.kind else {
+            panic!()
+        };
+        let ExprKind::Binary(BinaryOp::Mod, sum, _) = &arith.kind else {
+            panic!("{arith:?}")
+        };
         assert!(matches!(sum.kind, ExprKind::Binary(BinaryOp::Add, _, _)));
     }
 
     #[test]
     fn artificial_tag_spacing() {
         let p = program("graph rules() { $_x $_ y $ _z }");
-        let tags: Vec<(bool, String)> = p.graphs().next().unwrap().body
+        let tags: Vec<(bool, String)> = p
+            .graphs()
+            .next()
+            .unwrap()
+            .body
             .iter()
             .map(|s| match &s.kind {
-                StmtKind::Tag { artificial, symbols } => (*artificial, symbols[0].text.clone()),
+                StmtKind::Tag {
+                    artificial,
+                    symbols,
+                } => (*artificial, symbols[0].text.clone()),
                 _ => panic!(),
             })
             .collect();
-        assert_eq!(tags, [(true, "x".into()), (true, "y".into()), (false, "_z".into())]);
+        assert_eq!(
+            tags,
+            [(true, "x".into()), (true, "y".into()), (false, "_z".into())]
+        );
     }
 
     #[test]
     fn syntax_errors() {
-        assert!(first_error("graph rules() { if (a == b) { end() } }").contains("must not start with \"(\""));
+        assert!(first_error("graph rules() { if (a == b) { end() } }")
+            .contains("must not start with \"(\""));
         assert!(first_error("domain D = C(X) \n").contains("where"));
         assert!(first_error("domain D = C(X) where X in 0 .. 2\n").contains(".."));
         assert!(first_error("graph rules() { x = }").contains("expected an expression"));
         assert!(first_error("graph rules() { x = y").contains("}"));
         assert!(first_error("var x : A\n").contains("reserved"));
         // Several errors, one per broken declaration.
-        let errors = parse_program("graph a() { x = }\ngraph b() { y = }\ndomain D = a\n").unwrap_err();
+        let errors =
+            parse_program("graph a() { x = }\ngraph b() { y = }\ndomain D = a\n").unwrap_err();
         assert_eq!(errors.len(), 2);
     }
 }

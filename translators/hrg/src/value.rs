@@ -100,7 +100,8 @@ pub fn compress(entries: Vec<(String, rg::Value)>) -> rg::Value {
         // No entries at all: nothing to compress (callers never print this).
         return rg::Value::Map(Vec::new(), rg::At::NOWHERE);
     };
-    let rest: Vec<(String, rg::Value)> = entries.into_iter().filter(|(_, v)| *v != default).collect();
+    let rest: Vec<(String, rg::Value)> =
+        entries.into_iter().filter(|(_, v)| *v != default).collect();
     rg::Value::map(default, rest)
 }
 
@@ -194,7 +195,10 @@ mod tests {
         assert_eq!(p.serialize(), "P__1_2");
         let z = Value::Constructor(
             "Z".into(),
-            vec![Value::Constructor("Z".into(), vec![Value::symbol("a"), Value::symbol("0")]), Value::symbol("3")],
+            vec![
+                Value::Constructor("Z".into(), vec![Value::symbol("a"), Value::symbol("0")]),
+                Value::symbol("3"),
+            ],
         );
         assert_eq!(z.serialize(), "Z__Z__a_0_3");
         assert_eq!(Value::Constructor("C".into(), vec![]).serialize(), "C__");
@@ -216,7 +220,16 @@ mod tests {
         // other(red) = blue, other(blue) = red: tie, the greater symbol `red` wins.
         let m = compress(vec![e("red", "blue"), e("blue", "red")]);
         assert_eq!(m.to_string(), "{ :red, red: blue }");
-        let m = compress(vec![e("C__0", "C__1"), e("C__1", "C__2"), e("C__2", "C__3"), e("C__3", "none"), e("none", "none")]);
-        assert_eq!(m.to_string(), "{ :none, C__0: C__1, C__1: C__2, C__2: C__3 }");
+        let m = compress(vec![
+            e("C__0", "C__1"),
+            e("C__1", "C__2"),
+            e("C__2", "C__3"),
+            e("C__3", "none"),
+            e("none", "none"),
+        ]);
+        assert_eq!(
+            m.to_string(),
+            "{ :none, C__0: C__1, C__1: C__2, C__2: C__3 }"
+        );
     }
 }
