@@ -260,7 +260,9 @@ impl Search<'_> {
         let mut depth = 0;
         self.scratch.depths[automaton] = 0;
         self.scratch.begin_level(tables, automaton, 0);
-        self.scratch.mark(vertices, automaton, root, root_vertex);
+        // The root is not marked: its key (the start, or the target of the
+        // last modifier or switch) is never re-entered inside its level, and
+        // the mark for "modifier t applied at v" uses that same key.
         self.scratch.tasks.push(Task::Expand {
             key: root,
             vertex: root_vertex,
@@ -406,7 +408,6 @@ impl Search<'_> {
                     self.scratch.depths[automaton] = depth;
                     self.scratch.begin_level(tables, automaton, depth);
                     let target = Automaton::<Action>::target_key(transition);
-                    self.scratch.mark(vertices, automaton, target, vertex);
                     self.scratch.tasks.push(Task::Expand {
                         key: target,
                         vertex,

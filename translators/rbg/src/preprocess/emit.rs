@@ -159,14 +159,39 @@ impl Printer {
                 }
             }
             RuleKind::Star(inner) => {
-                self.rule(inner, Context::Star);
+                // `x**` is not LL: a starred star gets parentheses.
+                if matches!(inner.kind, RuleKind::Star(_)) {
+                    self.token("(", rule.span);
+                    self.rule(inner, Context::Top);
+                    self.glued(")", rule.span);
+                } else {
+                    self.rule(inner, Context::Star);
+                }
                 self.glued("*", rule.span);
             }
-            RuleKind::Action(action) => self.action(&action.kind, rule.span, context),
+            RuleKind::Action(action) => {
+                // `{e}*` is legal LL but not HL; `({e})*` is both, so the
+                // output can be read back by either reader.
+                let bare = matches!(
+                    action.kind,
+                    ActionKind::Shift(_)
+                        | ActionKind::Switch(_)
+                        | ActionKind::KeeperSwitch
+                        | ActionKind::Noop
+                );
+                let parens = context == Context::Star && !bare;
+                if parens {
+                    self.token("(", rule.span);
+                }
+                self.action(&action.kind, rule.span);
+                if parens {
+                    self.glued(")", rule.span);
+                }
+            }
         }
     }
 
-    fn action(&mut self, kind: &ActionKind, span: Span, context: Context) {
+    fn action(&mut self, kind: &ActionKind, span: Span) {
         match kind {
             ActionKind::Shift(label) => self.token(&label.name, label.span),
             ActionKind::On(pieces) => {
@@ -212,7 +237,6 @@ impl Printer {
             }
             ActionKind::Noop => self.token(".", span),
         }
-        let _ = context;
     }
 
     /// Every binary operation is parenthesized, so any reader's precedence
