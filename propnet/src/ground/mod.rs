@@ -386,7 +386,7 @@ impl Grounder<'_> {
                     let result = join.run(&plan.steps, &mut env, &mut matches);
                     if let Err(interrupt) = result {
                         return Err(match interrupt {
-                            Interrupt::TooManyMatches => self.too_many_atoms(c.head),
+                            Interrupt::TooManyMatches => self.too_many_atoms(c.head, matches.len() / slots),
                             other => self.interrupted(other, c.head),
                         });
                     }
@@ -402,7 +402,7 @@ impl Grounder<'_> {
                     }
                     matches.clear();
                     if self.atoms > self.limits.max_atoms {
-                        return Err(self.too_many_atoms(c.head));
+                        return Err(self.too_many_atoms(c.head, 0));
                     }
                 }
             }
@@ -419,18 +419,12 @@ impl Grounder<'_> {
         }
     }
 
-    fn too_many_atoms(&self, fallback: RelId) -> GroundingError {
-        let (relation, count) = self
-            .tables
-            .iter()
-            .enumerate()
-            .max_by_key(|(_, t)| t.len())
-            .map(|(r, t)| (r, t.len()))
-            .unwrap_or((fallback, 0));
+    /// The atom limit was hit while deriving atoms of `relation`.
+    fn too_many_atoms(&self, relation: RelId, pending: usize) -> GroundingError {
         GroundingError::TooManyAtoms {
             limit: self.limits.max_atoms,
             relation: self.rel_name(relation),
-            count,
+            count: self.tables[relation].len() + pending,
         }
     }
 
