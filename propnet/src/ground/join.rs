@@ -13,6 +13,9 @@ use crate::datalog::{Literal, Rule, Symbol, Term};
 
 pub type RelId = usize;
 
+/// Keys and tuples up to this length are built on the stack.
+const KEY_BUFFER: usize = 12;
+
 #[derive(Clone, Debug)]
 pub struct RelationInfo {
     pub symbol: Symbol,
@@ -333,10 +336,40 @@ impl Join<'_> {
             Pat::Const(t) => Some(*t),
             Pat::Check(s) | Pat::Bind(s) => env.get(*s as usize).copied(),
             Pat::Func(f, args) => {
-                let values: Option<Vec<TermId>> = args.iter().map(|a| self.value(a, env)).collect();
-                self.terms.find(*f, &values?)
+                let mut buffer = [0 as TermId; KEY_BUFFER];
+                if args.len() > KEY_BUFFER {
+                    let values: Option<Vec<TermId>> =
+                        args.iter().map(|a| self.value(a, env)).collect();
+                    return self.terms.find(*f, &values?);
+                }
+                for (slot, a) in buffer.iter_mut().zip(args.iter()) {
+                    *slot = self.value(a, env)?;
+                }
+                self.terms.find(*f, &buffer[..args.len()])
             }
         }
+    }
+
+    /// The values of fully bound patterns, in a stack buffer when short.
+    #[inline]
+    fn values_into(
+        &self,
+        pats: &[Pat],
+        env: &[TermId],
+        buffer: &mut [TermId; KEY_BUFFER],
+        spill: &mut Vec<TermId>,
+    ) -> Option<usize> {
+        if pats.len() <= KEY_BUFFER {
+            for (slot, p) in buffer.iter_mut().zip(pats.iter()) {
+                *slot = self.value(p, env)?;
+            }
+        } else {
+            spill.clear();
+            for p in pats {
+                spill.push(self.value(p, env)?);
+            }
+        }
+        Some(pats.len())
     }
 
     #[inline]
@@ -434,8 +467,15 @@ impl Join<'_> {
                 Ok(())
             }
             Step::Absent { rel, args } => {
-                let values: Option<Vec<TermId>> = args.iter().map(|p| self.value(p, env)).collect();
-                let present = values.is_some_and(|v| self.tables[*rel].find(&v).is_some());
+                let mut buffer = [0 as TermId; KEY_BUFFER];
+                let mut spill = Vec::new();
+                let present = match self.values_into(args, env, &mut buffer, &mut spill) {
+                    Some(len) if len <= KEY_BUFFER => {
+                        self.tables[*rel].find(&buffer[..len]).is_some()
+                    }
+                    Some(_) => self.tables[*rel].find(&spill).is_some(),
+                    None => false,
+                };
                 if present {
                     Ok(())
                 } else {

@@ -17,7 +17,7 @@ use petgraph::algo::tarjan_scc;
 use petgraph::graph::DiGraph;
 
 use crate::datalog::{Atom, Literal, Program, Rule, Term, Vocabulary};
-use crate::hash::{FxMap, FxSet};
+use crate::hash::FxMap;
 use facts::FactTable;
 use join::{
     find_instance, instantiate, refresh_indexes, Interrupt, Join, Mode, Plan, PlanCompiler, RelId,
@@ -386,7 +386,9 @@ impl Grounder<'_> {
                     let result = join.run(&plan.steps, &mut env, &mut matches);
                     if let Err(interrupt) = result {
                         return Err(match interrupt {
-                            Interrupt::TooManyMatches => self.too_many_atoms(c.head, matches.len() / slots),
+                            Interrupt::TooManyMatches => {
+                                self.too_many_atoms(c.head, matches.len() / slots)
+                            }
                             other => self.interrupted(other, c.head),
                         });
                     }
@@ -434,7 +436,6 @@ impl Grounder<'_> {
         let mut atom_ids: FxMap<(RelId, u32), AtomId> = FxMap::default();
         let mut atoms: Vec<GroundAtom> = Vec::new();
         let mut rules: Vec<GroundRule> = Vec::new();
-        let mut seen: FxSet<GroundRule> = FxSet::default();
         let mut per_relation: HashMap<RelId, usize> = HashMap::new();
         let mut atom_of =
             |rel: RelId, row: u32, tables: &[FactTable], relations: &Relations| -> AtomId {
@@ -535,13 +536,16 @@ impl Grounder<'_> {
                 }
                 body.sort_unstable();
                 body.dedup();
-                let ground_rule = GroundRule { head, body };
-                if seen.insert(ground_rule.clone()) {
-                    rules.push(ground_rule);
-                    *per_relation.entry(c.head).or_default() += 1;
-                }
+                rules.push(GroundRule { head, body });
+                *per_relation.entry(c.head).or_default() += 1;
             }
             matches.clear();
+            // Identical instances (variables that only static literals
+            // mention) are merged; sorting keeps the output deterministic.
+            if rules.len() > self.limits.max_rules {
+                rules.sort_unstable_by(|a, b| (a.head, &a.body).cmp(&(b.head, &b.body)));
+                rules.dedup();
+            }
             if rules.len() > self.limits.max_rules {
                 let (rel, count) = per_relation
                     .iter()

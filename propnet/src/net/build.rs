@@ -41,6 +41,9 @@ impl Builder {
     /// The component `c` stands for, following collapsed gates. A loop of
     /// collapsed gates has no support and is false (least fixpoint).
     fn resolve(&mut self, c: u32) -> u32 {
+        if self.alias[c as usize].is_none() {
+            return c;
+        }
         let mut path = Vec::new();
         let mut current = c;
         while let Some(next) = self.alias[current as usize] {
@@ -68,11 +71,41 @@ impl Builder {
         }
     }
 
-    /// One pass of constant propagation and gate collapsing; true if
-    /// anything changed.
-    fn simplify_pass(&mut self) -> bool {
+    /// Components with their inputs first (Kahn's algorithm); components on
+    /// cycles come last, in index order.
+    fn inputs_first_order(&self) -> Vec<u32> {
+        let n = self.gates.len();
+        let mut pending: Vec<u32> = self.fanin.iter().map(|f| f.len() as u32).collect();
+        let mut users: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (c, inputs) in self.fanin.iter().enumerate() {
+            for &i in inputs {
+                users[i as usize].push(c as u32);
+            }
+        }
+        let mut order: Vec<u32> = (0..n as u32)
+            .filter(|&c| pending[c as usize] == 0)
+            .collect();
+        let mut k = 0;
+        while k < order.len() {
+            let c = order[k] as usize;
+            for &u in &users[c] {
+                pending[u as usize] -= 1;
+                if pending[u as usize] == 0 {
+                    order.push(u);
+                }
+            }
+            k += 1;
+        }
+        order.extend((0..n as u32).filter(|&c| pending[c as usize] > 0));
+        order
+    }
+
+    /// One pass of constant propagation and gate collapsing over `order`;
+    /// true if anything changed.
+    fn simplify_pass(&mut self, order: &[u32]) -> bool {
         let mut changed = false;
-        for c in 0..self.gates.len() as u32 {
+        let mut resolved: Vec<u32> = Vec::new();
+        for &c in order {
             if self.alias[c as usize].is_some() {
                 continue;
             }
@@ -81,30 +114,30 @@ impl Builder {
                 continue;
             }
             let inputs: Vec<u32> = std::mem::take(&mut self.fanin[c as usize]);
-            let mut resolved: Vec<u32> = inputs.iter().map(|&i| self.resolve(i)).collect();
+            resolved.clear();
+            for &i in &inputs {
+                let r = self.resolve(i);
+                resolved.push(r);
+            }
             resolved.sort_unstable();
             resolved.dedup();
-            let before = (inputs.len(), gate);
-            let (new_gate, new_inputs) = match gate {
+            let new_gate = match gate {
                 Gate::Not => match resolved.first().and_then(|&i| self.constant(i)) {
-                    Some(b) => (Gate::Constant(!b), Vec::new()),
-                    None => (Gate::Not, resolved),
+                    Some(b) => Gate::Constant(!b),
+                    None => Gate::Not,
                 },
                 Gate::And => {
                     if resolved
                         .iter()
                         .any(|&i| i == c || self.constant(i) == Some(false))
                     {
-                        (Gate::Constant(false), Vec::new())
+                        Gate::Constant(false)
                     } else {
-                        let kept: Vec<u32> = resolved
-                            .into_iter()
-                            .filter(|&i| self.constant(i) != Some(true))
-                            .collect();
-                        if kept.is_empty() {
-                            (Gate::Constant(true), kept)
+                        resolved.retain(|&i| self.constant(i) != Some(true));
+                        if resolved.is_empty() {
+                            Gate::Constant(true)
                         } else {
-                            (Gate::And, kept)
+                            Gate::And
                         }
                     }
                 }
@@ -113,31 +146,32 @@ impl Builder {
                         .iter()
                         .any(|&i| i != c && self.constant(i) == Some(true))
                     {
-                        (Gate::Constant(true), Vec::new())
+                        Gate::Constant(true)
                     } else {
-                        let kept: Vec<u32> = resolved
-                            .into_iter()
-                            .filter(|&i| i != c && self.constant(i) != Some(false))
-                            .collect();
-                        if kept.is_empty() {
-                            (Gate::Constant(false), kept)
+                        resolved.retain(|&i| i != c && self.constant(i) != Some(false));
+                        if resolved.is_empty() {
+                            Gate::Constant(false)
                         } else {
-                            (Gate::Or, kept)
+                            Gate::Or
                         }
                     }
                 }
             };
-            if matches!(new_gate, Gate::And | Gate::Or) && new_inputs.len() == 1 {
-                self.alias[c as usize] = Some(new_inputs[0]);
-                self.gates[c as usize] = new_gate;
+            if matches!(new_gate, Gate::Constant(_)) {
+                resolved.clear();
+            }
+            if matches!(new_gate, Gate::And | Gate::Or) && resolved.len() == 1 {
+                self.alias[c as usize] = Some(resolved[0]);
                 changed = true;
                 continue;
             }
-            if before != (new_inputs.len(), new_gate) || inputs != new_inputs {
+            self.gates[c as usize] = new_gate;
+            if new_gate == gate && inputs == resolved {
+                self.fanin[c as usize] = inputs;
+            } else {
+                self.fanin[c as usize] = resolved.clone();
                 changed = true;
             }
-            self.gates[c as usize] = new_gate;
-            self.fanin[c as usize] = new_inputs;
         }
         changed
     }
@@ -225,7 +259,9 @@ pub fn build(program: &GroundProgram) -> (Propnet, NetOutputs) {
         .iter()
         .map(|f| next_atom.get(f).copied())
         .collect();
-    while builder.simplify_pass() {}
+    // Inputs-first order settles most constants in the first pass.
+    let simplify_order = builder.inputs_first_order();
+    while builder.simplify_pass(&simplify_order) {}
     // Resolve every reference to its final component.
     for c in 0..builder.gates.len() {
         let inputs = std::mem::take(&mut builder.fanin[c]);

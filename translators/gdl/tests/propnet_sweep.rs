@@ -15,7 +15,9 @@ fn budget() -> Budget {
 #[test]
 #[ignore]
 fn propnet_sweep() {
-    let Some(corpus) = testkit::shared_corpus("propnet_sweep") else { return };
+    let Some(corpus) = testkit::shared_corpus("propnet_sweep") else {
+        return;
+    };
     let table = testkit::perft_table(&corpus);
     let filter = std::env::var("GAME").ok();
     println!("| game | roles | validation | reasoner setup | grounding | atoms | rules | components | perft.tsv depths equal (reasoner / propnet) | reasoner = propnet up to |");
@@ -55,7 +57,12 @@ fn propnet_sweep() {
                 m.ground_program().rules.len().to_string(),
                 m.network().len().to_string(),
             ),
-            Err(e) => (format!("fails after {:.1} s: {e}", ground_time.as_secs_f64()), "".into(), "".into(), "".into()),
+            Err(e) => (
+                format!("fails after {:.1} s: {e}", ground_time.as_secs_f64()),
+                "".into(),
+                "".into(),
+                "".into(),
+            ),
         };
         let expected = testkit::expected_perft(&table, &format!("kif/{name}"), f64::INFINITY);
         let check = |model: &dyn Fn(u32) -> Option<u64>| -> String {
@@ -92,7 +99,10 @@ fn propnet_sweep() {
                     if start.elapsed() > Duration::from_secs(20) {
                         break;
                     }
-                    let (a, b) = (perft(r, &rs, depth, &mut budget()), perft(m, &ms, depth, &mut budget()));
+                    let (a, b) = (
+                        perft(r, &rs, depth, &mut budget()),
+                        perft(m, &ms, depth, &mut budget()),
+                    );
                     match (a, b) {
                         (Ok(a), Ok(b)) if a == b => reached = Some(depth),
                         (Ok(a), Ok(b)) => {
@@ -103,7 +113,9 @@ fn propnet_sweep() {
                         _ => break,
                     }
                 }
-                reached.map_or("DISAGREE".to_string(), |d| format!("{d} ({} rounds)", d / roles as u32))
+                reached.map_or("DISAGREE".to_string(), |d| {
+                    format!("{d} ({} rounds)", d / roles as u32)
+                })
             }
             _ => "-".into(),
         };
