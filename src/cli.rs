@@ -66,6 +66,14 @@ pub enum Command {
         #[command(flatten)]
         model: ModelArgs,
     },
+    /// Translate a game to RG (checked) and print it or write it to a file.
+    Translate {
+        /// The game file (.hrg, .rbg, .kif, .gdl; .rg is printed canonically).
+        file: PathBuf,
+        /// Write the RG here instead of printing it.
+        #[arg(short, long, value_name = "OUT.rg")]
+        output: Option<PathBuf>,
+    },
     /// Rewrite an RG file in canonical form.
     Fmt {
         /// The RG file.
@@ -87,4 +95,8 @@ pub struct ModelArgs {
     /// literally instead of applying keeper moves automatically.
     #[arg(long)]
     pub expose_keeper: bool,
+    /// RG engine: read keys outside a map's key type as the map's default
+    /// instead of failing (for improper descriptions; writes stay strict).
+    #[arg(long)]
+    pub lenient: bool,
 }

@@ -28,6 +28,18 @@ pub fn run(path: &Path) -> Result<ExitCode, CliError> {
             );
             Ok(ExitCode::SUCCESS)
         }
+        Language::Hrg => {
+            let translated = super::translate::to_rg(&source)?;
+            if !translated.warnings.is_empty() {
+                eprintln!("{}", source.render(&translated.warnings));
+            }
+            println!(
+                "{}: ok: translates to RG with {}",
+                source.name(),
+                summary(&translated.game, translated.warnings.len())
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         other => Err(CliError::Usage(format!(
             "rgw check does not support .{} files yet",
             other.name()

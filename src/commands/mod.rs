@@ -6,6 +6,7 @@ mod models;
 mod moves;
 mod perft;
 mod play;
+mod translate;
 
 use std::process::ExitCode;
 
@@ -16,6 +17,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     match cli.command {
         Command::Check { file } => check::run(&file),
         Command::Fmt { file, check } => fmt::run(&file, check),
+        Command::Translate { file, output } => translate::run(&file, output.as_deref()),
         Command::Moves { file, model } => moves::run(&file, &model),
         Command::Perft {
             file,

@@ -30,6 +30,13 @@ pub fn with_model<T: ModelTask>(
             let engine = rg_engine(source, args)?;
             task.run(&engine, "RG engine")
         }
+        // HRG has no native semantics: its games run through the translation.
+        (Language::Hrg, None | Some("rg")) => {
+            let game = super::translate::to_rg(source)?.game;
+            let engine =
+                Engine::new(&game, engine_options(args)).map_err(|d| source.invalid(&d))?;
+            task.run(&engine, "RG engine (translated)")
+        }
         (language, Some(other)) => Err(CliError::Usage(format!(
             "--via {other} is not available for .{} files",
             language.name()
@@ -42,11 +49,15 @@ pub fn with_model<T: ModelTask>(
 }
 
 pub fn rg_engine(source: &Source, args: &ModelArgs) -> Result<Engine, CliError> {
-    let options = EngineOptions {
+    Engine::from_source(&source.text, engine_options(args)).map_err(|d| source.invalid(&d))
+}
+
+pub fn engine_options(args: &ModelArgs) -> EngineOptions {
+    EngineOptions {
         expose_keeper: args.expose_keeper,
+        lenient: args.lenient,
         ..EngineOptions::default()
-    };
-    Engine::from_source(&source.text, options).map_err(|d| source.invalid(&d))
+    }
 }
 
 /// A model failure at run time, as a command error.

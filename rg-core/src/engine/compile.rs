@@ -26,6 +26,7 @@ pub fn compile(game: &Game) -> Result<Program, CompileError> {
         pool: Vec::new(),
         constants: HashMap::new(),
         variables: HashMap::new(),
+        fallbacks: HashMap::new(),
         state_size: 0,
     };
     c.intern_declared_symbols();
@@ -51,6 +52,9 @@ struct Compiler<'g> {
     constants: HashMap<&'g str, (usize, u32, Rc<Layout>)>,
     /// Variable name → (state offset, layout).
     variables: HashMap<&'g str, (u32, Rc<Layout>)>,
+    /// Map constants and variables → the innermost default of their value
+    /// (what lenient reads of keys outside the key type yield).
+    fallbacks: HashMap<&'g str, u32>,
     state_size: u32,
 }
 
@@ -165,10 +169,44 @@ impl<'g> Compiler<'g> {
             let base = initial.len() as u32;
             initial.resize(initial.len() + layout.size() as usize, 0);
             self.fill(&mut initial, base, &layout, &variable.value, usize::MAX)?;
+            let fallback = self.innermost_default(&variable.value, usize::MAX);
+            self.fallbacks.insert(&variable.name, fallback);
             self.variables.insert(&variable.name, (base, layout));
         }
         self.state_size = initial.len() as u32;
         Ok(initial)
+    }
+
+    /// The symbol reached by following default entries down a map value
+    /// (through constants declared before `visible`); `u32::MAX` if the
+    /// value is not a map.
+    fn innermost_default(&mut self, value: &Value, visible: usize) -> u32 {
+        let mut current = value;
+        let mut seen_map = false;
+        loop {
+            match current {
+                Value::Map(entries, _) => match entries.iter().find(|e| e.key.is_none()) {
+                    Some(default) => {
+                        seen_map = true;
+                        current = &default.value;
+                    }
+                    None => return u32::MAX,
+                },
+                Value::Symbol(name, _) => {
+                    let constant = self
+                        .game
+                        .constants
+                        .iter()
+                        .take(visible)
+                        .find(|c| &c.name == name);
+                    match constant {
+                        Some(c) => current = &c.value,
+                        None if seen_map => return self.intern(name),
+                        None => return u32::MAX,
+                    }
+                }
+            }
+        }
     }
 
     /// Writes `value` (a literal; names refer to constants declared before
@@ -338,6 +376,11 @@ impl<'g> Compiler<'g> {
                                 steps: Box::new([]),
                             },
                             layout,
+                            fallback: self
+                                .fallbacks
+                                .get(name.as_str())
+                                .copied()
+                                .unwrap_or(u32::MAX),
                         }),
                     });
                 }
@@ -351,6 +394,11 @@ impl<'g> Compiler<'g> {
                                 steps: Box::new([]),
                             },
                             layout,
+                            fallback: self
+                                .fallbacks
+                                .get(name.as_str())
+                                .copied()
+                                .unwrap_or(u32::MAX),
                         }),
                     });
                 }
@@ -369,6 +417,7 @@ impl<'g> Compiler<'g> {
                 };
                 let (table, inner) = (*table, inner.clone());
                 let stride = inner.size();
+                let fallback = region.fallback;
                 let mut path = region.path;
                 // Fold a constant key into a constant path's base offset.
                 let folded = match (&key, path.steps.is_empty()) {
@@ -393,6 +442,7 @@ impl<'g> Compiler<'g> {
                         min: keys.min,
                         count: keys.symbols.len() as u32,
                         stride,
+                        fallback,
                     });
                     path.steps = steps.into_boxed_slice();
                 }
@@ -407,6 +457,7 @@ impl<'g> Compiler<'g> {
                     Layout::Map { .. } => Operand::Region(Region {
                         path,
                         layout: inner,
+                        fallback,
                     }),
                 })
             }

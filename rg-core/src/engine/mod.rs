@@ -38,6 +38,10 @@ pub struct EngineOptions {
     pub expose_keeper: bool,
     /// Search steps allowed per move generation.
     pub step_limit: u64,
+    /// Read keys outside a map's key type as the map's default (the
+    /// innermost default of its initial value) instead of failing; writes
+    /// to such keys still fail.
+    pub lenient: bool,
 }
 
 impl Default for EngineOptions {
@@ -45,6 +49,7 @@ impl Default for EngineOptions {
         EngineOptions {
             expose_keeper: false,
             step_limit: DEFAULT_STEP_LIMIT,
+            lenient: false,
         }
     }
 }
@@ -103,6 +108,7 @@ impl Engine {
         })?;
         let mut searcher = Searcher::default();
         searcher.step_limit = options.step_limit;
+        searcher.lenient = options.lenient;
         Ok(Engine {
             program,
             options,

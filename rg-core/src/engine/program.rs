@@ -76,6 +76,10 @@ pub struct Step {
     pub count: u32,
     /// Size of the value layout (distance between consecutive keys).
     pub stride: u32,
+    /// What a lenient read yields when the key is outside the key type:
+    /// the innermost default of the root map's initial value (or
+    /// `u32::MAX` when there is none).
+    pub fallback: u32,
 }
 
 /// A path to a value: a base offset in a space plus access steps.
@@ -138,6 +142,7 @@ pub struct KeyStep {
     pub min: u32,
     pub count: u32,
     pub stride: u32,
+    pub fallback: u32,
 }
 
 impl Code {
@@ -186,6 +191,7 @@ fn emit_path(
         min: step.min,
         count: step.count,
         stride: step.stride,
+        fallback: step.fallback,
     }));
     ops.push(Op::Load {
         space: path.space,
@@ -207,6 +213,7 @@ pub struct Indexed {
     pub contiguous: bool,
     pub min: u32,
     pub count: u32,
+    pub fallback: u32,
 }
 
 impl Scalar {
@@ -224,6 +231,7 @@ impl Scalar {
                     min,
                     count,
                     stride,
+                    fallback,
                 }] = steps.as_slice()
                 {
                     return Scalar::Indexed(Indexed {
@@ -235,6 +243,7 @@ impl Scalar {
                         contiguous: *contiguous,
                         min: *min,
                         count: *count,
+                        fallback: *fallback,
                     });
                 }
                 let path = Path {
@@ -257,6 +266,8 @@ impl Scalar {
 pub struct Region {
     pub path: Path,
     pub layout: Rc<Layout>,
+    /// Lenient-read value of the root map (see [`Step::fallback`]).
+    pub fallback: u32,
 }
 
 /// A compiled right-hand side or comparison operand.

@@ -135,6 +135,9 @@ pub struct Searcher {
     move_index: HashMap<u128, usize, Prehashed>,
     /// The first invalid access of the current evaluation.
     fault: std::cell::Cell<Option<Fault>>,
+    /// Reads of keys outside a map's key type yield the map's default
+    /// instead of failing (rg.md §5.2, "lenient interpreter").
+    pub lenient: bool,
 }
 
 impl Default for Searcher {
@@ -154,6 +157,7 @@ impl Default for Searcher {
             count_seen: HashSet::default(),
             move_index: HashMap::default(),
             fault: std::cell::Cell::new(None),
+            lenient: false,
         }
     }
 }
@@ -775,6 +779,9 @@ impl Searcher {
                 let key = self.values[ix.key_slot as usize];
                 let slot = key_slot(p, key, ix.contiguous, ix.min, ix.count, ix.table);
                 if slot == INVALID {
+                    if self.lenient && ix.fallback != INVALID {
+                        return ix.fallback;
+                    }
                     return self.note_invalid_key(key, ix.table);
                 }
                 let at = (ix.base + slot * ix.stride) as usize;
@@ -811,6 +818,7 @@ impl Searcher {
                 } => {
                     let keys = height - count as usize;
                     let mut offset = base;
+                    let mut lenient_value = None;
                     for (k, step) in code.steps[first as usize..(first + count) as usize]
                         .iter()
                         .enumerate()
@@ -819,14 +827,18 @@ impl Searcher {
                         let slot =
                             key_slot(p, key, step.contiguous, step.min, step.count, step.table);
                         if slot == INVALID {
+                            if self.lenient && step.fallback != INVALID {
+                                lenient_value = Some(step.fallback);
+                                break;
+                            }
                             return self.note_invalid_key(key, step.table);
                         }
                         offset += slot * step.stride;
                     }
-                    stack[keys] = match space {
+                    stack[keys] = lenient_value.unwrap_or_else(|| match space {
                         Space::State => self.values[offset as usize],
                         Space::Pool => p.pool[offset as usize],
-                    };
+                    });
                     height = keys + 1;
                 }
             }
@@ -836,9 +848,17 @@ impl Searcher {
 
     #[inline(never)]
     fn path_value(&self, p: &Program, path: &Path) -> u32 {
-        let at = self.offset_of(p, path.base, &path.steps);
-        if at == INVALID {
-            return INVALID;
+        let mut at = path.base;
+        for step in path.steps.iter() {
+            let key = self.value_of(p, &step.key);
+            let slot = key_slot(p, key, step.contiguous, step.min, step.count, step.table);
+            if slot == INVALID {
+                if self.lenient && step.fallback != INVALID {
+                    return step.fallback;
+                }
+                return self.note_invalid_key(key, step.table);
+            }
+            at += slot * step.stride;
         }
         match path.space {
             Space::State => self.values[at as usize],
@@ -960,7 +980,8 @@ impl Searcher {
                     .map(|&s| p.symbol(s))
                     .collect();
                 ModelError::new(format!(
-                    "invalid access in node {}: key {} is not in the map's key type {{ {}{} }}",
+                    "invalid access in node {}: key {} is not in the map's key type {{ {}{} }} \
+                     (the description is improper; --lenient reads such keys as the map's default)",
                     p.node_name(node),
                     p.symbol(symbol),
                     keys.join(", "),

@@ -108,13 +108,15 @@ fn expand_domain<'p>(
                     if argument.is_upper() {
                         match sets.get(&argument.text) {
                             Some(set) => columns.push(set.clone()),
-                            None => return fatal(
-                                format!(
+                            None => {
+                                return fatal(
+                                    format!(
                                     "Generator variable \"{}\" has no binding in the where clause.",
                                     argument.text
                                 ),
-                                argument.span,
-                            ),
+                                    argument.span,
+                                )
+                            }
                         }
                     } else {
                         columns.push(vec![Value::symbol(&argument.text)]);

@@ -1,0 +1,62 @@
+//! `rgw translate FILE [-o OUT]`: any supported language to checked RG.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use rg_core::ast::Game;
+use rg_core::diag::Diagnostic;
+
+use crate::source::{CliError, Language, Source};
+
+/// A translated game and the warnings found on the way.
+pub struct Translated {
+    pub game: Game,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Translates a source file into a checked RG game.
+pub fn to_rg(source: &Source) -> Result<Translated, CliError> {
+    match source.language {
+        Language::Rg => {
+            let game = rg_core::parse::parse_game(&source.text).map_err(|d| source.invalid(&d))?;
+            let diagnostics = rg_core::check::check_game(&game);
+            if rg_core::diag::has_errors(&diagnostics) {
+                return Err(source.invalid(&diagnostics));
+            }
+            Ok(Translated {
+                game,
+                warnings: diagnostics,
+            })
+        }
+        Language::Hrg => {
+            let t = hrg::translate(&source.text).map_err(|d| source.invalid(&d))?;
+            Ok(Translated {
+                game: t.game,
+                warnings: t.warnings,
+            })
+        }
+        other => Err(CliError::Usage(format!(
+            "translating .{} files is not supported yet",
+            other.name()
+        ))),
+    }
+}
+
+pub fn run(path: &Path, output: Option<&Path>) -> Result<ExitCode, CliError> {
+    let source = Source::read(path)?;
+    let translated = to_rg(&source)?;
+    if !translated.warnings.is_empty() {
+        eprintln!("{}", source.render(&translated.warnings));
+    }
+    let text = rg_core::print::print_game(&translated.game);
+    match output {
+        Some(out) => {
+            std::fs::write(out, text).map_err(|e| {
+                CliError::Failed(format!("error: cannot write {}: {e}", out.display()))
+            })?;
+            eprintln!("{}: translated to {}", source.name(), out.display());
+        }
+        None => print!("{text}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
