@@ -95,6 +95,7 @@ struct InfixParser {
     tokens: Vec<(Token, Span)>,
     position: usize,
     end: usize,
+    depth: usize,
 }
 
 type Parse<T> = Result<T, Diagnostic>;
@@ -161,7 +162,13 @@ impl InfixParser {
 
     fn term(&mut self) -> Parse<Term> {
         let (word, span) = self.word()?;
-        let args = self.arguments()?;
+        self.depth += 1;
+        if self.depth > crate::parse::MAX_NESTING {
+            return Err(Diagnostic::error("expressions nested too deeply", span));
+        }
+        let args = self.arguments();
+        self.depth -= 1;
+        let args = args?;
         let span = Span::new(span.start, self.previous_end());
         let is_variable = word.starts_with(|c: char| c.is_ascii_uppercase() || c == '_');
         let kind = if is_variable {
@@ -194,6 +201,12 @@ impl InfixParser {
         let start = self.span().start;
         if self.peek() == Some(&Token::Not) {
             self.position += 1;
+            if self.peek() == Some(&Token::Not) {
+                return Err(Diagnostic::error(
+                    "negation applies only to an atom or a distinct",
+                    self.span(),
+                ));
+            }
             let inner = self.literal()?;
             let span = Span::new(start, self.previous_end());
             return Ok(Literal::Not(Box::new(inner), span));
@@ -238,6 +251,7 @@ pub fn parse_infix(source: &str) -> Result<Parsed, Vec<Diagnostic>> {
         tokens,
         position: 0,
         end: source.len(),
+        depth: 0,
     };
     let mut rules = Vec::new();
     while parser.position < parser.tokens.len() {

@@ -69,6 +69,9 @@ pub fn parse(source: &str) -> Result<Parsed, Vec<Diagnostic>> {
     }
 }
 
+/// Deepest accepted nesting of parentheses (the corpus needs about 30).
+pub const MAX_NESTING: usize = 500;
+
 fn is_word_char(c: char) -> bool {
     !(c.is_whitespace() || c == '(' || c == ')' || c == ';')
 }
@@ -114,10 +117,24 @@ impl<'s> KifReader<'s> {
     fn unsupported_characters(&self) -> Vec<Diagnostic> {
         let mut errors = Vec::new();
         let mut in_comment = false;
+        let mut depth = 0usize;
         for (i, c) in self.source.char_indices() {
             match c {
                 '\n' => in_comment = false,
                 ';' => in_comment = true,
+                '(' if !in_comment => {
+                    depth += 1;
+                    // Readers recurse per level; refuse absurd nesting
+                    // instead of overflowing the stack.
+                    if depth > MAX_NESTING {
+                        errors.push(
+                            Diagnostic::error("expressions nested too deeply", Span::new(i, i + 1))
+                                .with_label(format!("more than {MAX_NESTING} levels")),
+                        );
+                        return errors;
+                    }
+                }
+                ')' if !in_comment => depth = depth.saturating_sub(1),
                 '"' | '#' | '[' | ']' | '|' | '\'' | '`' | ',' | '{' | '}' if !in_comment => {
                     errors.push(
                         Diagnostic::error(

@@ -128,3 +128,34 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// The front end never panics: any text is a game or a list of diagnostics
+    /// whose spans lie inside the text.
+    #[test]
+    fn front_end_never_panics(text in "[()?;a-c<=not rdiv \n\"#.0-9:&~,-]{0,80}") {
+        match gdl::load(&text) {
+            Ok(game) => {
+                let _ = gdl::Reasoner::new(&game);
+            }
+            Err(diagnostics) => {
+                prop_assert!(!diagnostics.is_empty());
+                for d in &diagnostics {
+                    if let Some(span) = d.span {
+                        prop_assert!(span.start <= span.end && span.end <= text.len(), "{:?} in {:?}", d, text);
+                    }
+                    let _ = d.render("fuzz.kif", &text);
+                }
+            }
+        }
+    }
+
+    /// Deep nesting is refused, not a stack overflow.
+    #[test]
+    fn deep_nesting_is_an_error(depth in 600usize..2000) {
+        let text = format!("(role a) (p {}x{})", "(f ".repeat(depth), ")".repeat(depth));
+        prop_assert!(gdl::load(&text).is_err());
+    }
+}
