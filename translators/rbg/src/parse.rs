@@ -20,7 +20,7 @@ pub fn parse_ll(source: &str) -> Result<Game, Vec<Diagnostic>> {
 
 /// Nesting limit for rules and expressions: deeper input is rejected instead
 /// of overflowing the stack.
-const MAX_NESTING: usize = 500;
+const MAX_NESTING: usize = 256;
 
 /// Parses a token stream of low-level RBG; `end` is the source length (the
 /// position reported for "missing" things at the end of the input).

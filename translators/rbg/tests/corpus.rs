@@ -138,3 +138,23 @@ fn high_level_files_preprocess_to_their_low_level_counterparts() {
         "files whose preprocessed form differs"
     );
 }
+
+/// Games without cheap perft.tsv rows: 15puzzle against the values of the
+/// reference's game table (rbg.md §7), arimaa_fixedPosition HL against LL.
+#[test]
+fn games_without_perft_rows() {
+    let Some(corpus) = testkit::shared_corpus("games_without_perft_rows") else {
+        return;
+    };
+    let (_, puzzle) = load(&corpus.join("rbg/15puzzle.rbg"));
+    check_perft(&puzzle, "15puzzle", &[(1, 2), (2, 6), (3, 18)]);
+    let (_, high) = load(&corpus.join("rbg/arimaa_fixedPosition.rbg"));
+    let (_, low) = load(&corpus.join("rbg-ll/arimaa_fixedPosition.rbg"));
+    let high = rbg::Interpreter::new(&high).expect("builds");
+    let low = rbg::Interpreter::new(&low).expect("builds");
+    let count = |m: &rbg::Interpreter| {
+        let root = m.initial().expect("initial");
+        perft(m, &root, 1, &mut Budget::unlimited()).expect("perft")
+    };
+    assert_eq!(count(&high), count(&low));
+}

@@ -21,9 +21,9 @@ pub const MAX_STRAIGHTNESS: usize = 10_000;
 
 /// Levels deeper than this always use hashed visited sets, so that an
 /// improper game cannot allocate thousands of dense arrays.
-const MAX_DENSE_DEPTH: usize = 64;
+const MAX_DENSE_DEPTH: usize = 24;
 /// Largest dense visited array (keys × vertices) per level.
-const MAX_DENSE_ENTRIES: usize = 1 << 20;
+const MAX_DENSE_ENTRIES: usize = 1 << 19;
 
 /// The mutable part of a state while searching.
 pub struct Work {

@@ -13,6 +13,9 @@ use crate::lexer::{number_fits, Punct, Token, TokenKind};
 
 /// Expansion output above this many tokens is rejected (exponential macros).
 const MAX_TOKENS: usize = 5_000_000;
+/// Deeper nesting of macro calls and arguments is rejected (it would
+/// otherwise exhaust the stack on adversarial input).
+const MAX_DEPTH: usize = 200;
 
 /// A token of expanded text.
 #[derive(Clone, Debug)]
@@ -61,6 +64,8 @@ struct Scope<'a> {
     in_macro: bool,
     /// The outermost call site, once inside a macro.
     site: Option<Span>,
+    /// Nesting of macro bodies and arguments being expanded.
+    depth: usize,
 }
 
 impl<'m, 'a> Expander<'m, 'a> {
@@ -76,6 +81,7 @@ impl<'m, 'a> Expander<'m, 'a> {
             order,
             in_macro: false,
             site: None,
+            depth: 0,
         };
         self.expand(body, &scope, &mut out)?;
         Ok(out)
@@ -157,12 +163,20 @@ impl<'m, 'a> Expander<'m, 'a> {
             out.push(self.plain(token, scope));
             return Ok(i + 1);
         };
+        if scope.depth >= MAX_DEPTH {
+            return Err(
+                Diagnostic::error("macro expansion nested too deeply", token.span).with_note(
+                    format!("at most {MAX_DEPTH} nested macro calls are supported"),
+                ),
+            );
+        }
         if let Some(arg) = scope.env.lookup(name) {
             let arg_scope = Scope {
                 env: arg.env.clone(),
                 order: arg.order,
                 in_macro: arg.in_macro,
                 site: scope.site,
+                depth: scope.depth + 1,
             };
             self.expand(arg.tokens, &arg_scope, out)?;
             return Ok(i + 1);
@@ -187,6 +201,7 @@ impl<'m, 'a> Expander<'m, 'a> {
                 order: def.order,
                 in_macro: true,
                 site: Some(scope.site.unwrap_or(token.span)),
+                depth: scope.depth + 1,
             };
             self.expand(def.body, &body_scope, out)?;
             return Ok(i + 1);
@@ -261,6 +276,7 @@ impl<'m, 'a> Expander<'m, 'a> {
             order: def.order,
             in_macro: true,
             site: Some(scope.site.unwrap_or(call)),
+            depth: scope.depth + 1,
         };
         self.expand(def.body, &body_scope, out)?;
         Ok(close + 1)

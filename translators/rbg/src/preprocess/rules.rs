@@ -11,7 +11,7 @@ use crate::ast::{ActionKind, ArithOp, CompareOp, Expr, ExprKind, Name, Rule, Rul
 use crate::lexer::{Punct, TokenKind};
 
 /// Nesting limit, to reject absurd input instead of overflowing the stack.
-const MAX_NESTING: usize = 500;
+const MAX_NESTING: usize = 256;
 /// Largest `^n` total expansion (items produced by powers).
 const MAX_POWER_ITEMS: usize = 1_000_000;
 
