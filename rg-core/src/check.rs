@@ -44,6 +44,9 @@ struct Checker<'g> {
     /// `Player`/`Score`, which is reported once, there.
     user_typedefs: usize,
     user_variables: usize,
+    /// Location of the label being checked: errors inside expressions that
+    /// have no span of their own (built by a translator) point there.
+    label_at: At,
 }
 
 fn error_at(message: impl Into<String>, at: At) -> Diagnostic {
@@ -75,6 +78,7 @@ impl<'g> Checker<'g> {
             diagnostics: Vec::new(),
             user_typedefs: usize::MAX,
             user_variables: usize::MAX,
+            label_at: At::NOWHERE,
         }
     }
 
@@ -464,21 +468,21 @@ impl<'g> Checker<'g> {
                 let Some((domain, range)) = map_type.arrow() else {
                     self.report(error_at(
                         format!("Expected Arrow type, got {map_type}."),
-                        map.at().or(*at),
+                        map.at().or(*at).or(self.label_at),
                     ));
                     return None;
                 };
                 if key_type.symbols().is_none() {
                     self.report(error_at(
                         format!("Expected Set type, got {key_type}."),
-                        key.at().or(*at),
+                        key.at().or(*at).or(self.label_at),
                     ));
                     return None;
                 }
                 if !key_type.assignable(domain) {
                     let d = error_at(
                         format!("{key_type} is not assignable to {domain}"),
-                        key.at().or(*at),
+                        key.at().or(*at).or(self.label_at),
                     );
                     let d = self.symbol_hint(d, key);
                     self.report(d);
@@ -529,6 +533,7 @@ impl<'g> Checker<'g> {
 
     fn check_edge(&mut self, edge: &'g Edge) {
         let at = label_at(edge);
+        self.label_at = at;
         match &edge.label {
             Label::Skip | Label::Reach { .. } => {}
             Label::Tag(_) => {}

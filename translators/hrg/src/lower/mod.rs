@@ -257,7 +257,7 @@ impl<'p> Lowering<'p> {
             ));
         }
         if !self.errors.is_empty() {
-            return Err(self.errors);
+            return Err(deduplicated(self.errors));
         }
         let game = self.builder.finish();
         // Typing and the other RG checks, reported at the HRG source
@@ -267,14 +267,30 @@ impl<'p> Lowering<'p> {
                 .into_iter()
                 .partition(Diagnostic::is_error);
         if !errors.is_empty() {
-            return Err(errors);
+            return Err(deduplicated(errors));
         }
-        self.warnings.extend(warnings);
+        // Loop exits and graph ends without incoming edges are part of the
+        // translation scheme (§4.6), not mistakes in the program.
+        self.warnings.extend(
+            warnings
+                .into_iter()
+                .filter(|w| !w.message.ends_with("is not connected to begin.")),
+        );
         Ok(Translation {
             game,
             warnings: self.warnings,
         })
     }
+}
+
+/// The same problem found in several copies of a statement (a `branch x in`
+/// body, an inlined graph) is reported once.
+fn deduplicated(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut seen = HashSet::new();
+    diagnostics
+        .into_iter()
+        .filter(|d| seen.insert((d.message.clone(), d.span)))
+        .collect()
 }
 
 pub(crate) fn parameter_variable(g: &GraphDecl, index: usize) -> String {
