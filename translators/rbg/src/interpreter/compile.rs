@@ -74,6 +74,9 @@ pub struct Tables {
     pub automata: Vec<Automaton<Action>>,
     /// For modifier index `i` (1-based), the main-automaton transition.
     pub modifiers: Vec<u32>,
+    /// Per automaton and transition: whether its target must be recorded in
+    /// the level's visited set (see [`Automaton::shared_transitions`]).
+    pub needs_mark: Vec<Vec<bool>>,
 }
 
 pub fn compile(game: &ast::Game) -> Result<Tables, Diagnostic> {
@@ -127,6 +130,7 @@ pub fn compile(game: &ast::Game) -> Result<Tables, Diagnostic> {
         game,
         label_index: &label_index,
         automata: Vec::new(),
+        patterns: HashMap::new(),
     };
     // Reserve slot 0 for the main automaton; patterns are appended as found.
     compiler.automata.push(None);
@@ -147,7 +151,37 @@ pub fn compile(game: &ast::Game) -> Result<Tables, Diagnostic> {
             *slot = t as u32;
         }
     }
+    // A shift along a label that two vertices share as target can merge
+    // paths, so its targets are always marked.
+    let injective: Vec<bool> = (0..labels.len())
+        .map(|l| {
+            let mut targets: Vec<u32> = (0..game.board.len())
+                .map(|v| neighbors[v * labels.len() + l])
+                .filter(|&w| w != NONE)
+                .collect();
+            let count = targets.len();
+            targets.sort_unstable();
+            targets.dedup();
+            targets.len() == count
+        })
+        .collect();
+    let needs_mark = automata
+        .iter()
+        .map(|automaton| {
+            let shared = automaton.shared_transitions();
+            automaton
+                .actions
+                .iter()
+                .zip(shared)
+                .map(|(action, shared)| {
+                    shared
+                        || matches!(action, Action::Shift(l) if *l != NONE && !injective[*l as usize])
+                })
+                .collect()
+        })
+        .collect();
     Ok(Tables {
+        needs_mark,
         player_names: game.players.iter().map(|p| p.name.clone()).collect(),
         vertex_names: game.board.iter().map(|v| v.name.name.clone()).collect(),
         bounds,
@@ -174,6 +208,9 @@ struct Compiler<'a> {
     game: &'a ast::Game,
     label_index: &'a HashMap<&'a str, u32>,
     automata: Vec<Option<Automaton<Action>>>,
+    /// Structurally identical pattern bodies share one automaton, so that
+    /// the search's pattern memo recognizes `{! p} + {? p}`.
+    patterns: HashMap<String, u32>,
 }
 
 impl Compiler<'_> {
@@ -283,6 +320,15 @@ impl Compiler<'_> {
                 modifier,
             },
             ActionKind::Pattern { negated, rule } => {
+                let mut body = (**rule).clone();
+                body.map_spans(&mut |_| rg_core::diag::Span::default());
+                let shape = format!("{body:?}");
+                if let Some(&automaton) = self.patterns.get(&shape) {
+                    return Ok(Action::Pattern {
+                        automaton,
+                        negated: *negated,
+                    });
+                }
                 let index = self.automata.len();
                 self.automata.push(None);
                 let automaton = self.automaton(rule)?;
@@ -294,6 +340,7 @@ impl Compiler<'_> {
                     return Err(Diagnostic::error("switch inside a pattern", rule.span));
                 }
                 self.automata[index] = Some(automaton);
+                self.patterns.insert(shape, index as u32);
                 Action::Pattern {
                     automaton: index as u32,
                     negated: *negated,

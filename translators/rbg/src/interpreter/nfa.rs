@@ -120,6 +120,18 @@ impl<A> Automaton<A> {
         self.reaches_final[key as usize]
     }
 
+    /// Transitions listed in the closures of two or more keys: the only
+    /// ones whose target can be reached twice at one vertex within a level
+    /// (every cycle of a Thompson automaton passes through one of them).
+    pub fn shared_transitions(&self) -> Vec<bool> {
+        let mut seen = vec![0u8; self.actions.len()];
+        for &t in &self.closure_items {
+            let count = &mut seen[t as usize];
+            *count = count.saturating_add(1);
+        }
+        seen.into_iter().map(|c| c >= 2).collect()
+    }
+
     #[inline]
     pub fn target_key(transition: u32) -> u32 {
         transition + 1

@@ -132,6 +132,12 @@ pub struct Scratch {
     pub prefix: Vec<(u32, u32)>,
     levels: Vec<Vec<LevelSet>>,
     next_stamp: u32,
+    /// A unique id per level instance, per automaton and depth: the
+    /// semistate is fixed within a level instance (only the position moves).
+    level_ids: Vec<Vec<u64>>,
+    level_counter: u64,
+    /// Per pattern automaton, the last evaluation: (level id, vertex, result).
+    memo: Vec<(u64, u32, bool)>,
     /// Active level depth of each automaton (at most one live run each).
     depths: Vec<usize>,
     /// Modifier applications currently in effect (straightness guard).
@@ -150,6 +156,9 @@ impl Scratch {
             prefix: Vec::new(),
             levels: (0..tables.automata.len()).map(|_| Vec::new()).collect(),
             next_stamp: 0,
+            level_ids: (0..tables.automata.len()).map(|_| Vec::new()).collect(),
+            level_counter: 0,
+            memo: vec![(u64::MAX, 0, false); tables.automata.len()],
             depths: vec![0; tables.automata.len()],
             applied: 0,
         }
@@ -165,6 +174,12 @@ impl Scratch {
     fn begin_level(&mut self, tables: &Tables, automaton: usize, depth: usize) {
         let vertices = tables.vertex_names.len();
         let keys = tables.automata[automaton].key_count();
+        self.level_counter += 1;
+        let ids = &mut self.level_ids[automaton];
+        if ids.len() <= depth {
+            ids.resize(depth + 1, 0);
+        }
+        ids[depth] = self.level_counter;
         let levels = &mut self.levels[automaton];
         while levels.len() <= depth {
             let dense = levels.len() < MAX_DENSE_DEPTH
@@ -255,6 +270,7 @@ impl Search<'_> {
         let vertices = tables.vertex_names.len();
         let labels = tables.label_count;
         let nfa: &Automaton<Action> = &tables.automata[automaton];
+        let needs_mark: &[bool] = &tables.needs_mark[automaton];
         let base = self.scratch.tasks.len();
         let outer_depth = self.scratch.depths[automaton];
         let mut depth = 0;
@@ -311,8 +327,16 @@ impl Search<'_> {
                                 automaton: inner,
                                 negated,
                             } => {
-                                let holds =
-                                    self.run(*inner as usize, 0, vertex, Mode::Pattern, found)?;
+                                let inner = *inner as usize;
+                                let level = self.scratch.level_ids[automaton][depth];
+                                let (memo_level, memo_vertex, memo_holds) = self.scratch.memo[inner];
+                                let holds = if memo_level == level && memo_vertex == vertex {
+                                    memo_holds
+                                } else {
+                                    let holds = self.run(inner, 0, vertex, Mode::Pattern, found)?;
+                                    self.scratch.memo[inner] = (level, vertex, holds);
+                                    holds
+                                };
                                 if holds == *negated {
                                     continue;
                                 }
@@ -320,7 +344,9 @@ impl Search<'_> {
                             }
                             Action::Noop => vertex,
                             Action::Off { .. } | Action::Assign { .. } => {
-                                if self.scratch.mark(vertices, automaton, target, vertex) {
+                                if !needs_mark[t as usize]
+                                    || self.scratch.mark(vertices, automaton, target, vertex)
+                                {
                                     self.scratch.tasks.push(Task::Modifier {
                                         transition: t,
                                         vertex,
@@ -329,7 +355,9 @@ impl Search<'_> {
                                 continue;
                             }
                             Action::Switch { modifier, .. } => {
-                                if !self.scratch.mark(vertices, automaton, target, vertex) {
+                                if needs_mark[t as usize]
+                                    && !self.scratch.mark(vertices, automaton, target, vertex)
+                                {
                                     continue;
                                 }
                                 found.count += 1;
@@ -347,7 +375,9 @@ impl Search<'_> {
                                 continue;
                             }
                         };
-                        if self.scratch.mark(vertices, automaton, target, next_vertex) {
+                        if !needs_mark[t as usize]
+                            || self.scratch.mark(vertices, automaton, target, next_vertex)
+                        {
                             self.scratch.tasks.push(Task::Expand {
                                 key: target,
                                 vertex: next_vertex,
