@@ -20,7 +20,7 @@ const GROUNDING_LIMITED: &[&str] = &[
     "sudoku.kif",
 ];
 /// Games the reasoner cannot set up within its limits.
-const REASONER_LIMITED: &[&str] = &["sudoku.kif"];
+const REASONER_LIMITED: &[&str] = &[];
 /// perft.tsv rows whose reference time is at most this are checked.
 const MAX_REFERENCE_MILLIS: f64 = 1500.0;
 

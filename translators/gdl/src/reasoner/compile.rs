@@ -79,6 +79,12 @@ pub enum Step {
     },
     Distinct(Pat, Pat),
     Equal(Pat, Pat),
+    /// A demand-driven relation asked with all arguments bound.
+    Call {
+        rel: RelId,
+        args: Box<[Pat]>,
+        negated: bool,
+    },
 }
 
 #[derive(Clone, Debug, Default)]
@@ -96,6 +102,15 @@ pub struct CompiledRule {
     pub deltas: Vec<Plan>,
 }
 
+/// A rule of a demand-driven relation: matched against a ground call,
+/// then its body is searched for one solution.
+#[derive(Clone, Debug)]
+pub struct QueryRule {
+    pub head: Box<[Pat]>,
+    pub slots: usize,
+    pub plan: Plan,
+}
+
 #[derive(Clone, Debug)]
 pub struct Stratum {
     pub rules: Vec<usize>,
@@ -105,6 +120,11 @@ pub struct Stratum {
 /// The compiled program.
 pub struct Program {
     pub relations: Vec<Relation>,
+    /// Static relations evaluated on demand instead of materialized
+    /// (too large to compute, always used with bound arguments).
+    pub demand: Vec<bool>,
+    /// The rules of each demand-driven relation.
+    pub queries: Vec<Vec<QueryRule>>,
     pub relation_ids: HashMap<(String, usize), RelId>,
     pub rules: Vec<CompiledRule>,
     pub strata: [Vec<Stratum>; LAYER_COUNT],
@@ -139,7 +159,10 @@ impl Program {
     }
 
     /// Classifies relations and groups rules; plans are compiled later.
-    pub fn analyze(game: &Game) -> Result<(Program, Vec<Vec<usize>>), ModelError> {
+    pub fn analyze(
+        game: &Game,
+        demand_keys: &[(String, usize)],
+    ) -> Result<(Program, Vec<Vec<usize>>), ModelError> {
         let mut relation_ids: HashMap<(String, usize), RelId> = HashMap::new();
         let mut relations: Vec<Relation> = Vec::new();
         let mut relation = |name: &str, arity: usize| -> RelId {
@@ -205,7 +228,9 @@ impl Program {
         let goal_cone = reach(&[goal_rel], &predecessors);
         let mut layer_sizes = [0usize; LAYER_COUNT];
         for (r, rel) in relations.iter_mut().enumerate() {
-            let layer = if !dynamic[r] {
+            let layer = if demand_keys.contains(&(rel.name.clone(), rel.arity)) && !dynamic[r] {
+                None
+            } else if !dynamic[r] {
                 Some(LayerKind::Static)
             } else if moving[r] {
                 next_cone[r].then_some(LayerKind::Move)
@@ -235,7 +260,15 @@ impl Program {
                 "rules are not stratified (cycle through rules {cycle:?})"
             ))
         })?;
+        let demand: Vec<bool> = relations
+            .iter()
+            .enumerate()
+            .map(|(r, rel)| !dynamic[r] && demand_keys.contains(&(rel.name.clone(), rel.arity)))
+            .collect();
+        let queries = vec![Vec::new(); relations.len()];
         let program = Program {
+            demand,
+            queries,
             relations,
             relation_ids,
             rules: Vec::new(),
@@ -267,6 +300,20 @@ impl Program {
             let Some(rel) = self.rel(&head.name, head.args.len()) else {
                 continue;
             };
+            if self.demand[rel] {
+                // Demand-driven relations are compiled with the static layer.
+                if layers.contains(&LayerKind::Static) {
+                    for &i in scc {
+                        let rule = &game.rules[i];
+                        let head_rel = self
+                            .rel(&rule.head.name, rule.head.args.len())
+                            .unwrap_or(rel);
+                        let query = self.compile_query(rule, store, sizes);
+                        self.queries[head_rel].push(query);
+                    }
+                }
+                continue;
+            }
             let Some(layer) = self.relations[rel].layer else {
                 continue;
             };
@@ -310,18 +357,7 @@ impl Program {
         store: &mut TermStore,
         sizes: &dyn Fn(RelId) -> Option<usize>,
     ) -> CompiledRule {
-        let mut slots: HashMap<String, u16> = HashMap::new();
-        let mut all_vars = Vec::new();
-        rule.head.variables(&mut all_vars);
-        for literal in &rule.body {
-            literal.variables(&mut all_vars);
-        }
-        for v in all_vars {
-            if let Some(name) = v.variable_name() {
-                let next = slots.len() as u16;
-                slots.entry(name.to_string()).or_insert(next);
-            }
-        }
+        let slots = Self::variable_slots(rule);
         let full = self.compile_plan(rule, None, &slots, store, sizes);
         let mut deltas = Vec::new();
         if let Some(heads) = recursive_heads {
@@ -352,6 +388,56 @@ impl Program {
         }
     }
 
+    fn variable_slots(rule: &NormalRule) -> HashMap<String, u16> {
+        let mut slots: HashMap<String, u16> = HashMap::new();
+        let mut all_vars = Vec::new();
+        rule.head.variables(&mut all_vars);
+        for literal in &rule.body {
+            literal.variables(&mut all_vars);
+        }
+        for v in all_vars {
+            if let Some(name) = v.variable_name() {
+                let next = slots.len() as u16;
+                slots.entry(name.to_string()).or_insert(next);
+            }
+        }
+        slots
+    }
+
+    /// A rule of a demand-driven relation: the head binds its variables
+    /// from the call, the body is planned with them bound.
+    fn compile_query(
+        &mut self,
+        rule: &NormalRule,
+        store: &mut TermStore,
+        sizes: &dyn Fn(RelId) -> Option<usize>,
+    ) -> QueryRule {
+        let slots = Self::variable_slots(rule);
+        let mut bound = vec![false; slots.len()];
+        let head: Box<[Pat]> = rule
+            .head
+            .args
+            .iter()
+            .map(|t| pattern_of(t, &slots, &mut bound, store))
+            .collect();
+        let plan = self.compile_plan_from(rule, None, &slots, bound, store, sizes);
+        QueryRule {
+            head,
+            slots: slots.len(),
+            plan,
+        }
+    }
+
+    /// Whether a literal only filters (scheduled once its variables are bound).
+    fn is_filter(&self, literal: &NormalLiteral) -> bool {
+        match literal {
+            NormalLiteral::Positive(a) => self
+                .rel(&a.name, a.args.len())
+                .is_some_and(|r| self.demand[r]),
+            _ => true,
+        }
+    }
+
     /// Orders the body greedily (gdl.md §3.3) and compiles each literal.
     fn compile_plan(
         &mut self,
@@ -361,7 +447,19 @@ impl Program {
         store: &mut TermStore,
         sizes: &dyn Fn(RelId) -> Option<usize>,
     ) -> Plan {
-        let mut bound: Vec<bool> = vec![false; slots.len()];
+        let bound: Vec<bool> = vec![false; slots.len()];
+        self.compile_plan_from(rule, delta, slots, bound, store, sizes)
+    }
+
+    fn compile_plan_from(
+        &mut self,
+        rule: &NormalRule,
+        delta: Option<usize>,
+        slots: &HashMap<String, u16>,
+        mut bound: Vec<bool>,
+        store: &mut TermStore,
+        sizes: &dyn Fn(RelId) -> Option<usize>,
+    ) -> Plan {
         let mut remaining: Vec<usize> = (0..rule.body.len()).collect();
         let mut steps = Vec::new();
         if let Some(d) = delta {
@@ -376,9 +474,7 @@ impl Program {
                 let mut i = 0;
                 while i < remaining.len() {
                     let literal = &rule.body[remaining[i]];
-                    if !matches!(literal, NormalLiteral::Positive(_))
-                        && all_bound(literal, slots, &bound)
-                    {
+                    if self.is_filter(literal) && all_bound(literal, slots, &bound) {
                         steps.push(self.compile_literal(literal, false, &mut bound, slots, store));
                         remaining.remove(i);
                         progressed = true;
@@ -390,7 +486,7 @@ impl Program {
             let best = remaining
                 .iter()
                 .enumerate()
-                .filter(|(_, &i)| matches!(rule.body[i], NormalLiteral::Positive(_)))
+                .filter(|(_, &i)| !self.is_filter(&rule.body[i]))
                 .map(|(k, &i)| (k, self.estimate(&rule.body[i], slots, &bound, sizes)))
                 .min_by(|a, b| a.1.total_cmp(&b.1));
             let Some((k, _)) = best else { break };
@@ -441,6 +537,20 @@ impl Program {
         slots: &HashMap<String, u16>,
         store: &mut TermStore,
     ) -> Step {
+        if let NormalLiteral::Positive(atom) | NormalLiteral::Negative(atom) = literal {
+            let rel = self.rel(&atom.name, atom.args.len()).unwrap_or(0);
+            if self.demand[rel] {
+                return Step::Call {
+                    rel,
+                    args: atom
+                        .args
+                        .iter()
+                        .map(|t| pattern_of(t, slots, bound, store))
+                        .collect(),
+                    negated: matches!(literal, NormalLiteral::Negative(_)),
+                };
+            }
+        }
         match literal {
             NormalLiteral::Positive(atom) => {
                 let rel = self.rel(&atom.name, atom.args.len()).unwrap_or(0);
@@ -616,6 +726,95 @@ fn build_of(term: &Term, slots: &HashMap<String, u16>, store: &mut TermStore) ->
             }
             let f = store.symbol(name);
             Build::Func(f, args.iter().map(|a| build_of(a, slots, store)).collect())
+        }
+    }
+}
+
+/// The relations to evaluate on demand so that `failing` (a static relation
+/// too large to materialize) need not be computed: it and every static,
+/// non-recursive relation whose rules cannot bind its arguments otherwise.
+/// `None` if some use of them cannot be given bound arguments.
+pub fn demand_set(game: &Game, failing: &(String, usize)) -> Option<Vec<(String, usize)>> {
+    let graph = crate::deps::RelationGraph::build(&game.rules);
+    let reach = |start: &[(&str, usize)]| {
+        let mut seen = vec![false; graph.graph.node_count()];
+        let mut stack: Vec<_> = start
+            .iter()
+            .filter_map(|(n, a)| graph.node(n, *a))
+            .collect();
+        while let Some(n) = stack.pop() {
+            if !std::mem::replace(&mut seen[n.index()], true) {
+                stack.extend(graph.graph.neighbors(n));
+            }
+        }
+        seen
+    };
+    let dynamic = reach(&[("true", 1), ("does", 2)]);
+    let (sccs, component) = graph.components();
+    let eligible = |key: &(String, usize)| -> bool {
+        let Some(n) = graph.node(&key.0, key.1) else {
+            return false;
+        };
+        let c = component[&n];
+        !dynamic[n.index()]
+            && sccs[c].len() == 1
+            && graph.graph.find_edge(n, n).is_none()
+            && !matches!(
+                key.0.as_str(),
+                "role" | "init" | "legal" | "goal" | "terminal" | "next"
+            )
+    };
+    if !eligible(failing) {
+        return None;
+    }
+    let mut demand = vec![failing.clone()];
+    loop {
+        let mut changed = false;
+        for rule in &game.rules {
+            let head = (rule.head.name.clone(), rule.head.args.len());
+            let head_demanded = demand.contains(&head);
+            let uses_demand = rule.body.iter().any(|l| {
+                l.atom()
+                    .is_some_and(|a| demand.contains(&(a.name.clone(), a.args.len())))
+            });
+            if !head_demanded && !uses_demand {
+                continue;
+            }
+            // Variables bound without the demand-driven literals.
+            let mut bound: Vec<&str> = Vec::new();
+            if head_demanded {
+                let mut vars = Vec::new();
+                rule.head.variables(&mut vars);
+                bound.extend(vars.iter().filter_map(|v| v.variable_name()));
+            }
+            for literal in &rule.body {
+                if let NormalLiteral::Positive(a) = literal {
+                    if !demand.contains(&(a.name.clone(), a.args.len())) {
+                        let mut vars = Vec::new();
+                        a.variables(&mut vars);
+                        bound.extend(vars.iter().filter_map(|v| v.variable_name()));
+                    }
+                }
+            }
+            let mut needed = Vec::new();
+            rule.head.variables(&mut needed);
+            for literal in &rule.body {
+                literal.variables(&mut needed);
+            }
+            let all_bound = needed
+                .iter()
+                .filter_map(|v| v.variable_name())
+                .all(|n| bound.contains(&n));
+            if !all_bound {
+                if head_demanded || !eligible(&head) {
+                    return None;
+                }
+                demand.push(head);
+                changed = true;
+            }
+        }
+        if !changed {
+            return Some(demand);
         }
     }
 }

@@ -112,14 +112,30 @@ impl<'a> Context<'a> {
         }
     }
 
-    fn run(&self, steps: &[Step], env: &mut [TermId], out: &mut Vec<TermId>) -> Result<(), ()> {
+    /// Whether the demand-driven relation holds for the ground `values`.
+    fn query(&self, rel: RelId, values: &[TermId]) -> Result<bool, Stop> {
+        for rule in &self.program.queries[rel] {
+            let mut env = vec![0 as TermId; rule.slots.max(1)];
+            if !rule
+                .head
+                .iter()
+                .zip(values)
+                .all(|(p, &t)| self.matches(p, t, &mut env))
+            {
+                continue;
+            }
+            match self.run(&rule.plan.steps, &mut env, &mut FirstMatch) {
+                Err(Stop::Found) => return Ok(true),
+                Err(Stop::Limit) => return Err(Stop::Limit),
+                Ok(()) => {}
+            }
+        }
+        Ok(false)
+    }
+
+    fn run<S: Sink>(&self, steps: &[Step], env: &mut [TermId], out: &mut S) -> Result<(), Stop> {
         let Some((step, rest)) = steps.split_first() else {
-            out.extend_from_slice(env);
-            return if out.len() > self.limit {
-                Err(())
-            } else {
-                Ok(())
-            };
+            return out.found(env, self.limit);
         };
         match step {
             Step::Scan {
@@ -131,7 +147,7 @@ impl<'a> Context<'a> {
                 let Some(table) = self.table(*rel) else {
                     return Ok(());
                 };
-                let try_row = |r: usize, env: &mut [TermId], out: &mut Vec<TermId>| {
+                let try_row = |r: usize, env: &mut [TermId], out: &mut S| {
                     let row = table.rows.row(r);
                     if args.iter().zip(row).all(|(p, &t)| self.matches(p, t, env)) {
                         self.run(rest, env, out)
@@ -200,7 +216,54 @@ impl<'a> Context<'a> {
                     Ok(())
                 }
             }
+            Step::Call { rel, args, negated } => {
+                let values: Option<Vec<TermId>> = args.iter().map(|p| self.value(p, env)).collect();
+                // An argument that was never built cannot be the value of a call
+                // (the rules only combine existing terms for the corpus' uses).
+                let holds = match values {
+                    Some(values) => self.query(*rel, &values)?,
+                    None => false,
+                };
+                if holds != *negated {
+                    self.run(rest, env, out)
+                } else {
+                    Ok(())
+                }
+            }
         }
+    }
+}
+
+/// Why a join stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    /// Too many matches: a runaway derivation.
+    Limit,
+    /// A first match was all that was asked for.
+    Found,
+}
+
+/// What a join does with each complete match.
+trait Sink {
+    fn found(&mut self, env: &[TermId], limit: usize) -> Result<(), Stop>;
+}
+
+impl Sink for Vec<TermId> {
+    fn found(&mut self, env: &[TermId], limit: usize) -> Result<(), Stop> {
+        self.extend_from_slice(env);
+        if self.len() > limit {
+            Err(Stop::Limit)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+struct FirstMatch;
+
+impl Sink for FirstMatch {
+    fn found(&mut self, _: &[TermId], _: usize) -> Result<(), Stop> {
+        Err(Stop::Found)
     }
 }
 
@@ -224,7 +287,7 @@ pub fn evaluate_layer(
     store: &mut TermStore,
     limits: &ReasonerLimits,
     seed: impl FnOnce(&mut Layer, &Program),
-) -> Result<Layer, ModelError> {
+) -> Result<Layer, EvalError> {
     let mut layer = Layer::new(program, kind);
     seed(&mut layer, program);
     let mut facts: usize = layer.tables.iter().map(Table::len).sum();
@@ -277,7 +340,13 @@ pub fn evaluate_layer(
                         limits,
                         &mut matches,
                     )
-                    .map_err(|()| too_many_facts(program, rule.head_rel, limits))?;
+                    .map_err(|()| {
+                        limit_error(
+                            too_many_facts(program, rule.head_rel, limits),
+                            program,
+                            rule.head_rel,
+                        )
+                    })?;
                     let head_local = program.relations[rule.head_rel].local;
                     let head_layer = program.relations[rule.head_rel].layer;
                     let mut tuple = Vec::with_capacity(rule.head.len());
@@ -292,13 +361,18 @@ pub fn evaluate_layer(
                     }
                     matches.clear();
                     if facts > limits.max_facts {
-                        return Err(too_many_facts(program, rule.head_rel, limits));
+                        return Err(limit_error(
+                            too_many_facts(program, rule.head_rel, limits),
+                            program,
+                            rule.head_rel,
+                        ));
                     }
                     if store.len() > limits.max_terms {
-                        return Err(ModelError::new(format!(
+                        let error = ModelError::new(format!(
                             "reasoner term limit of {} exceeded while evaluating relation {}",
                             limits.max_terms, program.relations[rule.head_rel].name
-                        )));
+                        ));
+                        return Err(limit_error(error, program, rule.head_rel));
                     }
                 }
             }
@@ -311,10 +385,10 @@ pub fn evaluate_layer(
             }
             rounds += 1;
             if rounds > limits.max_rounds {
-                return Err(ModelError::new(format!(
+                return Err(EvalError::from(ModelError::new(format!(
                     "reasoner round limit of {} exceeded in the recursion of relation {}",
                     limits.max_rounds, program.relations[heads[0]].name
-                )));
+                ))));
             }
             round_start = before;
             first = false;
@@ -326,6 +400,31 @@ pub fn evaluate_layer(
         }
     }
     Ok(layer)
+}
+
+/// A failed evaluation; `relation` names the relation whose derivation hit
+/// a size limit.
+#[derive(Debug)]
+pub struct EvalError {
+    pub error: ModelError,
+    pub relation: Option<(String, usize)>,
+}
+
+impl From<ModelError> for EvalError {
+    fn from(error: ModelError) -> Self {
+        EvalError {
+            error,
+            relation: None,
+        }
+    }
+}
+
+fn limit_error(error: ModelError, program: &Program, rel: RelId) -> EvalError {
+    let relation = &program.relations[rel];
+    EvalError {
+        error,
+        relation: Some((relation.name.clone(), relation.arity)),
+    }
 }
 
 fn too_many_facts(program: &Program, rel: RelId, limits: &ReasonerLimits) -> ModelError {
@@ -379,5 +478,5 @@ fn run_plan(
             .saturating_mul(4),
     };
     let mut env = vec![0 as TermId; slots.max(1)];
-    context.run(&plan.steps, &mut env, out)
+    context.run(&plan.steps, &mut env, out).map_err(|_| ())
 }

@@ -127,14 +127,57 @@ fn model_error(error: &ModelError) -> ModelError {
     error.clone()
 }
 
+/// Why building a reasoner failed.
+enum BuildError {
+    /// The static model exceeded a limit while deriving this relation.
+    StaticTooLarge(ModelError, (String, usize)),
+    Model(ModelError),
+}
+
+impl From<ModelError> for BuildError {
+    fn from(error: ModelError) -> Self {
+        BuildError::Model(error)
+    }
+}
+
+impl From<eval::EvalError> for ModelError {
+    fn from(error: eval::EvalError) -> Self {
+        error.error
+    }
+}
+
 impl Reasoner {
     pub fn new(game: &Game) -> Result<Reasoner, ModelError> {
         Reasoner::with_limits(game, ReasonerLimits::default())
     }
 
     pub fn with_limits(game: &Game, limits: ReasonerLimits) -> Result<Reasoner, ModelError> {
+        let mut demand: Vec<(String, usize)> = Vec::new();
+        loop {
+            match Reasoner::build(game, limits.clone(), &demand) {
+                Err(BuildError::StaticTooLarge(error, relation)) => {
+                    // Evaluate the offending relation on demand instead, if
+                    // every use of it can supply bound arguments.
+                    let mut wider = compile::demand_set(game, &relation).ok_or(error.clone())?;
+                    wider.retain(|key| !demand.contains(key));
+                    if wider.is_empty() {
+                        return Err(error);
+                    }
+                    demand.extend(wider);
+                }
+                Err(BuildError::Model(error)) => return Err(error),
+                Ok(reasoner) => return Ok(reasoner),
+            }
+        }
+    }
+
+    fn build(
+        game: &Game,
+        limits: ReasonerLimits,
+        demand: &[(String, usize)],
+    ) -> Result<Reasoner, BuildError> {
         let mut store = TermStore::default();
-        let (mut program, sccs) = Program::analyze(game)?;
+        let (mut program, sccs) = Program::analyze(game, demand)?;
         let mut fact_counts = vec![0usize; program.relations.len()];
         for rule in game.rules.iter().filter(|r| r.body.is_empty()) {
             if let Some(r) = program.rel(&rule.head.name, rule.head.args.len()) {
@@ -151,7 +194,11 @@ impl Reasoner {
             &mut store,
             &limits,
             |_, _| {},
-        )?;
+        )
+        .map_err(|e| match e.relation {
+            Some(relation) => BuildError::StaticTooLarge(e.error, relation),
+            None => BuildError::Model(e.error),
+        })?;
         let sizes: Vec<Option<usize>> = program
             .relations
             .iter()
@@ -293,6 +340,7 @@ impl Reasoner {
                     &self.limits,
                     |_, _| {},
                 )
+                .map_err(ModelError::from)
             })
             .as_ref()
             .map_err(model_error)
@@ -319,6 +367,7 @@ impl Reasoner {
                     &self.limits,
                     |_, _| {},
                 )
+                .map_err(ModelError::from)
             })
             .as_ref()
             .map_err(model_error)
