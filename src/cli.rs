@@ -74,6 +74,33 @@ pub enum Command {
         #[arg(short, long, value_name = "OUT.rg")]
         output: Option<PathBuf>,
     },
+    /// Translate every game below DIR to RG, optionally verify each, and report.
+    Convert {
+        /// The library: every .rbg, .kif, .gdl and .hrg file below it.
+        dir: PathBuf,
+        /// Where the .rg files (same relative paths) and the reports go.
+        #[arg(short, long, value_name = "OUTDIR")]
+        output: PathBuf,
+        /// Verify each translation by differential perft up to this depth
+        /// (the deepest depth reached within the time limit is reported).
+        #[arg(long, value_name = "D")]
+        verify_depth: Option<u32>,
+        /// Time allowed per game, in seconds.
+        #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+        time_limit: f64,
+        /// Games converted in parallel (default: the number of CPUs).
+        #[arg(long, value_name = "N")]
+        jobs: Option<usize>,
+        /// Compare every translation with a previous run's output directory;
+        /// exit 1 when anything changed.
+        #[arg(long, value_name = "PREVIOUS_OUTDIR")]
+        against: Option<PathBuf>,
+        /// With --against: accept this run's output as the new snapshot.
+        #[arg(long)]
+        bless: bool,
+        #[command(flatten)]
+        model: ModelArgs,
+    },
     /// Rewrite an RG file in canonical form.
     Fmt {
         /// The RG file.

@@ -8,7 +8,11 @@ use common::{rgw, team, TempDir};
 fn check_prints_a_summary_for_a_valid_game() {
     let out = rgw(&["check", &team("rg/ticTacToe.rg")]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(out.stdout.contains("ticTacToe.rg: ok: 2 players"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("ticTacToe.rg: ok: 2 players"),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]
@@ -18,7 +22,11 @@ fn check_reports_diagnostics_with_location_and_exit_1() {
     let out = rgw(&["check", &file]);
     assert_eq!(out.code, 1);
     assert!(out.stderr.contains("bad.rg:4:11"), "{}", out.stderr);
-    assert!(out.stderr.contains("v is constant in v = x"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("v is constant in v = x"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]
@@ -29,7 +37,11 @@ fn usage_errors_exit_2() {
     let file = dir.write("game.txt", "x");
     let out = rgw(&["check", &file]);
     assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("cannot tell the language"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("cannot tell the language"),
+        "{}",
+        out.stderr
+    );
     let out = rgw(&["perft", &team("rg/ticTacToe.rg"), "2", "--via", "propnet"]);
     assert_eq!(out.code, 2, "{}", out.stderr);
 }
@@ -38,19 +50,29 @@ fn usage_errors_exit_2() {
 fn missing_file_is_reported() {
     let out = rgw(&["check", "does/not/exist.rg"]);
     assert_eq!(out.code, 1);
-    assert!(out.stderr.contains("cannot read does/not/exist.rg"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("cannot read does/not/exist.rg"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]
 fn fmt_check_and_rewrite() {
     let dir = TempDir::new("fmt");
-    let file = dir.write("g.rg", "type Player={x};type Score={0};// comment\nbegin,end:player=keeper;\n");
+    let file = dir.write(
+        "g.rg",
+        "type Player={x};type Score={0};// comment\nbegin,end:player=keeper;\n",
+    );
     let out = rgw(&["fmt", "--check", &file]);
     assert_eq!(out.code, 1);
     assert!(out.stdout.contains("would be reformatted"));
     assert_eq!(rgw(&["fmt", &file]).code, 0);
     let text = std::fs::read_to_string(&file).unwrap();
-    assert_eq!(text, "type Player = { x };\ntype Score = { 0 };\nbegin, end: player = keeper;\n");
+    assert_eq!(
+        text,
+        "type Player = { x };\ntype Score = { 0 };\nbegin, end: player = keeper;\n"
+    );
     assert_eq!(rgw(&["fmt", "--check", &file]).code, 0);
     // Syntax errors are reported, and the file is left alone.
     let broken = dir.write("broken.rg", "type A = {a}\n");
@@ -65,7 +87,10 @@ fn moves_lists_the_first_players_moves() {
     let out = rgw(&["moves", &team("rg/ticTacToe.rg")]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let lines: Vec<&str> = out.stdout.lines().collect();
-    assert_eq!(lines, ["a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"]);
+    assert_eq!(
+        lines,
+        ["a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"]
+    );
 }
 
 #[test]
@@ -98,17 +123,42 @@ fn perft_json_has_exactly_the_documented_fields() {
 
 #[test]
 fn perft_time_limit_stops_and_says_so() {
-    let out = rgw(&["perft", &team("rg/breakthrough.rg"), "12", "--time-limit", "0.2"]);
+    let out = rgw(&[
+        "perft",
+        &team("rg/breakthrough.rg"),
+        "12",
+        "--time-limit",
+        "0.2",
+    ]);
     assert_eq!(out.code, 1);
-    assert!(out.stderr.contains("stopped by the time limit during depth"), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("stopped by the time limit during depth"),
+        "{}",
+        out.stderr
+    );
     assert!(out.stdout.starts_with("depth 0: 1"), "{}", out.stdout);
-    let out = rgw(&["perft", &team("rg/breakthrough.rg"), "2", "--time-limit", "-1"]);
+    let out = rgw(&[
+        "perft",
+        &team("rg/breakthrough.rg"),
+        "2",
+        "--time-limit",
+        "-1",
+    ]);
     assert_eq!(out.code, 2);
 }
 
 #[test]
 fn play_reports_speed_length_and_goals() {
-    let out = rgw(&["play", &team("rg/ticTacToe.rg"), "--playouts", "300", "--seed", "7", "--json"]);
+    let out = rgw(&[
+        "play",
+        &team("rg/ticTacToe.rg"),
+        "--playouts",
+        "300",
+        "--seed",
+        "7",
+        "--json",
+    ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(value["playouts"], 300);
@@ -118,7 +168,15 @@ fn play_reports_speed_length_and_goals() {
     let x = value["average_goals"]["x"].as_f64().unwrap();
     assert!((55.0..=90.0).contains(&x), "x scores {x} on average");
     // Same seed, same result.
-    let again = rgw(&["play", &team("rg/ticTacToe.rg"), "--playouts", "300", "--seed", "7", "--json"]);
+    let again = rgw(&[
+        "play",
+        &team("rg/ticTacToe.rg"),
+        "--playouts",
+        "300",
+        "--seed",
+        "7",
+        "--json",
+    ]);
     let again: serde_json::Value = serde_json::from_str(&again.stdout).unwrap();
     assert_eq!(again["average_goals"], value["average_goals"]);
 }
@@ -128,7 +186,16 @@ fn play_log_shows_one_game() {
     let out = rgw(&["play", &team("rg/ticTacToe.rg"), "--log", "--seed", "3"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.starts_with("1. x: "), "{}", out.stdout);
-    assert!(out.stdout.trim_end().lines().last().unwrap().starts_with("game over: x "), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .trim_end()
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("game over: x "),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]
@@ -140,5 +207,9 @@ fn runtime_errors_exit_1_with_a_message() {
     );
     let out = rgw(&["perft", &file, "1"]);
     assert_eq!(out.code, 1);
-    assert!(out.stderr.contains("keeper had 2 moves in node begin"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("keeper had 2 moves in node begin"),
+        "{}",
+        out.stderr
+    );
 }

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 mod check;
+mod convert;
 mod fmt;
 mod models;
 mod moves;
@@ -18,6 +19,34 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Check { file } => check::run(&file),
         Command::Fmt { file, check } => fmt::run(&file, check),
         Command::Translate { file, output } => translate::run(&file, output.as_deref()),
+        Command::Convert {
+            dir,
+            output,
+            verify_depth,
+            time_limit,
+            jobs,
+            against,
+            bless,
+            model,
+        } => {
+            if !(time_limit.is_finite() && time_limit > 0.0) {
+                return Err(CliError::Usage(format!(
+                    "--time-limit must be a positive number of seconds, not {time_limit}"
+                )));
+            }
+            let jobs =
+                jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            convert::run(convert::ConvertOptions {
+                dir,
+                out: output,
+                verify_depth,
+                time_limit: std::time::Duration::from_secs_f64(time_limit),
+                jobs,
+                against,
+                bless,
+                model,
+            })
+        }
         Command::Moves { file, model } => moves::run(&file, &model),
         Command::Perft {
             file,

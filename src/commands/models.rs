@@ -5,8 +5,9 @@
 //! [`ModelTask`] is handed to [`with_model`], which builds the model the
 //! user asked for and runs the task on it.
 
+use rg_core::ast::Game;
 use rg_core::engine::{Engine, EngineOptions};
-use rg_core::model::ForwardModel;
+use rg_core::model::{Budget, ForwardModel};
 
 use crate::cli::ModelArgs;
 use crate::source::{CliError, Language, Source};
@@ -63,4 +64,22 @@ pub fn engine_options(args: &ModelArgs) -> EngineOptions {
 /// A model failure at run time, as a command error.
 pub fn runtime_error(source: &Source, error: impl std::fmt::Display) -> CliError {
     CliError::Failed(format!("error: {}: {error}", source.name()))
+}
+
+/// The RG perft of a translation alone, up to `depth` within `budget` (for
+/// languages without a native model).
+pub fn translation_perft(
+    game: &Game,
+    depth: u32,
+    budget: &mut Budget,
+    args: &ModelArgs,
+) -> Result<(Vec<u64>, Option<String>), String> {
+    let engine = Engine::new(game, engine_options(args)).map_err(|d| d[0].message.clone())?;
+    let (series, stopped) = rg_core::model::perft_series(&engine, depth, budget);
+    let counts = series.into_iter().map(|(c, _)| c).collect();
+    match stopped {
+        None => Ok((counts, None)),
+        Some(rg_core::model::LimitError::Model(e)) => Err(e.message),
+        Some(limit) => Ok((counts, Some(limit.to_string()))),
+    }
 }

@@ -16,12 +16,18 @@ pub struct Translated {
 
 /// Translates a source file into a checked RG game.
 pub fn to_rg(source: &Source) -> Result<Translated, CliError> {
+    translate_game(source).map_err(|d| source.invalid(&d))
+}
+
+/// The translation as values: the game, or the diagnostics explaining why
+/// there is none.
+pub fn translate_game(source: &Source) -> Result<Translated, Vec<Diagnostic>> {
     match source.language {
         Language::Rg => {
-            let game = rg_core::parse::parse_game(&source.text).map_err(|d| source.invalid(&d))?;
+            let game = rg_core::parse::parse_game(&source.text)?;
             let diagnostics = rg_core::check::check_game(&game);
             if rg_core::diag::has_errors(&diagnostics) {
-                return Err(source.invalid(&diagnostics));
+                return Err(diagnostics);
             }
             Ok(Translated {
                 game,
@@ -29,16 +35,16 @@ pub fn to_rg(source: &Source) -> Result<Translated, CliError> {
             })
         }
         Language::Hrg => {
-            let t = hrg::translate(&source.text).map_err(|d| source.invalid(&d))?;
+            let t = hrg::translate(&source.text)?;
             Ok(Translated {
                 game: t.game,
                 warnings: t.warnings,
             })
         }
-        other => Err(CliError::Usage(format!(
-            "translating .{} files is not supported yet",
-            other.name()
-        ))),
+        other => Err(vec![Diagnostic::error(
+            format!("translating .{} files is not supported yet", other.name()),
+            None,
+        )]),
     }
 }
 

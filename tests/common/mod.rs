@@ -46,7 +46,8 @@ impl TempDir {
     pub fn new(label: &str) -> TempDir {
         static COUNTER: AtomicUsize = AtomicUsize::new(0);
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-        let path = std::env::temp_dir().join(format!("rgw-test-{label}-{}-{n}", std::process::id()));
+        let path =
+            std::env::temp_dir().join(format!("rgw-test-{label}-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&path);
         std::fs::create_dir_all(&path).unwrap();
         TempDir { path }

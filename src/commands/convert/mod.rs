@@ -1,0 +1,257 @@
+//! `rgw convert DIR -o OUTDIR`: translate a whole game library to RG,
+//! optionally verify every translation by differential perft, and report.
+//!
+//! One bad file never stops the run: every failure is recorded with its
+//! diagnostic. Work is spread over `--jobs` threads, each game with its own
+//! time limit; a progress bar counts ok / failed / mismatched games.
+
+mod report;
+mod snapshot;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::mpsc;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rg_core::model::Budget;
+
+use super::models;
+use super::translate;
+use crate::cli::ModelArgs;
+use crate::source::{CliError, Language, Source};
+
+pub use report::{GameReport, Status};
+
+/// Options of a conversion run.
+#[derive(Clone, Debug)]
+pub struct ConvertOptions {
+    pub dir: PathBuf,
+    pub out: PathBuf,
+    pub verify_depth: Option<u32>,
+    pub time_limit: Duration,
+    pub jobs: usize,
+    pub against: Option<PathBuf>,
+    pub bless: bool,
+    pub model: ModelArgs,
+}
+
+pub fn run(options: ConvertOptions) -> Result<ExitCode, CliError> {
+    if !options.dir.is_dir() {
+        return Err(CliError::Usage(format!(
+            "{} is not a directory",
+            options.dir.display()
+        )));
+    }
+    if options.bless && options.against.is_none() {
+        return Err(CliError::Usage(
+            "--bless needs --against PREVIOUS_OUTDIR".into(),
+        ));
+    }
+    if let Some(previous) = &options.against {
+        if !previous.join("report.json").is_file() {
+            return Err(CliError::Usage(format!(
+                "{} is not the output of an earlier rgw convert (no report.json)",
+                previous.display()
+            )));
+        }
+    }
+    let files = library_files(&options.dir, &options.out);
+    std::fs::create_dir_all(&options.out).map_err(|e| {
+        CliError::Failed(format!(
+            "error: cannot create {}: {e}",
+            options.out.display()
+        ))
+    })?;
+    let started = Instant::now();
+    let mut games = convert_all(&files, &options);
+    games.sort_by(|a, b| a.file.cmp(&b.file));
+    let comparison = match &options.against {
+        Some(previous) => Some(snapshot::compare(previous, &options.out, &mut games)?),
+        None => None,
+    };
+    let summary = report::Summary::of(&games, comparison.as_ref(), started.elapsed());
+    report::write(&options, &games, &summary, comparison.as_ref())?;
+    println!(
+        "{}",
+        report::terminal_table(&games, &summary, comparison.as_ref())
+    );
+    if options.bless {
+        if let Some(previous) = &options.against {
+            snapshot::bless(&options.out, previous)?;
+            println!(
+                "blessed: {} now holds this run's output",
+                previous.display()
+            );
+        }
+    }
+    let broken = summary.failed + summary.mismatch > 0;
+    let changed = comparison.as_ref().is_some_and(|c| c.changed_anything()) && !options.bless;
+    Ok(if broken || changed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Every game file below `dir` (sorted), skipping the output directory.
+fn library_files(dir: &Path, out: &Path) -> Vec<PathBuf> {
+    let out = out.canonicalize().ok();
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        if out
+            .as_ref()
+            .is_some_and(|o| d.canonicalize().ok().as_ref() == Some(o))
+        {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.filter_map(Result::ok) {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if matches!(Language::from_path(&path), Some(l) if l != Language::Rg) {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Converts every file on `jobs` threads, with a progress bar.
+fn convert_all(files: &[PathBuf], options: &ConvertOptions) -> Vec<GameReport> {
+    let bar = ProgressBar::new(files.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    let queue = Mutex::new(files.iter().collect::<Vec<_>>());
+    let (sender, receiver) = mpsc::channel();
+    let jobs = options.jobs.max(1).min(files.len().max(1));
+    let mut results = Vec::with_capacity(files.len());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let sender = sender.clone();
+            let queue = &queue;
+            scope.spawn(move || loop {
+                let next = queue.lock().expect("queue lock").pop();
+                let Some(path) = next else { break };
+                let report = convert_one(path, options);
+                if sender.send(report).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(sender);
+        let (mut ok, mut failed, mut mismatch) = (0, 0, 0);
+        for report in receiver {
+            match report.status {
+                Status::Verified | Status::Translated => ok += 1,
+                Status::Failed => failed += 1,
+                Status::Mismatch => mismatch += 1,
+            }
+            bar.set_message(format!(
+                "ok {ok}, failed {failed}, mismatched {mismatch} — {}",
+                report.file
+            ));
+            bar.inc(1);
+            results.push(report);
+        }
+    });
+    bar.finish_and_clear();
+    results
+}
+
+/// Translates, writes and (optionally) verifies one file.
+fn convert_one(path: &Path, options: &ConvertOptions) -> GameReport {
+    let relative = path
+        .strip_prefix(&options.dir)
+        .unwrap_or(path)
+        .to_path_buf();
+    let language = Language::from_path(path).map_or("unknown", Language::name);
+    let mut report = GameReport::new(relative.display().to_string(), language);
+    let deadline = Instant::now() + options.time_limit;
+    let source = match Source::read(path) {
+        Ok(source) => source,
+        Err(e) => return report.failed(e.to_string()),
+    };
+    let start = Instant::now();
+    let translated = translate::translate_game(&source);
+    report.translate_ms = start.elapsed().as_secs_f64() * 1000.0;
+    let translated = match translated {
+        Ok(t) => t,
+        Err(diagnostics) => {
+            let name = relative.display().to_string();
+            // `line:column: error: message` (the file is in its own column).
+            let first = diagnostics.iter().find(|d| d.is_error()).map_or_else(
+                || "translation failed".to_string(),
+                |d| {
+                    let line = d.one_line(&name, &source.text);
+                    line.strip_prefix(&format!("{name}:"))
+                        .map_or(line.clone(), |rest| rest.trim_start().to_string())
+                },
+            );
+            let more = diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .count()
+                .saturating_sub(1);
+            return report.failed(if more > 0 {
+                format!("{first} (and {more} more errors)")
+            } else {
+                first
+            });
+        }
+    };
+    report.nodes = count_nodes(&translated.game);
+    report.edges = translated.game.edges.len();
+    let output = output_path(&relative);
+    let text = rg_core::print::print_game(&translated.game);
+    let target = options.out.join(&output);
+    if let Some(parent) = target.parent() {
+        let _ = std::fs::create_dir_all(parent);
+    }
+    if let Err(e) = std::fs::write(&target, text) {
+        return report.failed(format!("cannot write {}: {e}", target.display()));
+    }
+    report.output = Some(output.display().to_string());
+    let Some(depth) = options.verify_depth else {
+        report.status = Status::Translated;
+        return report;
+    };
+    let mut budget = Budget::with_deadline(Some(deadline));
+    match models::translation_perft(&translated.game, depth, &mut budget, &options.model) {
+        Ok((perft, stopped)) => {
+            report.verified_depth = perft.len().checked_sub(1).map(|d| d as u32);
+            report.perft = perft;
+            report.note = stopped.map(|reason| format!("stopped early: {reason}"));
+            report.status = Status::Translated;
+            report.note = Some(match report.note.take() {
+                Some(n) => format!("no native model to compare with; {n}"),
+                None => "no native model to compare with".to_string(),
+            });
+            report
+        }
+        Err(e) => report.failed(format!("the translated game fails: {e}")),
+    }
+}
+
+/// `rbg/chess.rbg` → `rbg/chess.rg`.
+fn output_path(relative: &Path) -> PathBuf {
+    relative.with_extension("rg")
+}
+
+fn count_nodes(game: &rg_core::ast::Game) -> usize {
+    let mut nodes = std::collections::HashSet::new();
+    for e in &game.edges {
+        nodes.insert(e.from.as_str());
+        nodes.insert(e.to.as_str());
+    }
+    nodes.len()
+}

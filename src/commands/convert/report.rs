@@ -1,0 +1,275 @@
+//! The conversion reports: `report.md` for people, `report.json` for tools,
+//! and the summary table printed at the end of a run.
+
+use std::fmt::Write;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::snapshot::{Change, Comparison};
+use super::ConvertOptions;
+use crate::source::CliError;
+
+/// How a game fared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Translated, and the native model agrees with the translation.
+    Verified,
+    /// Translated (not verified: not asked, or no native model).
+    Translated,
+    /// Not translated, or a model failed at run time.
+    Failed,
+    /// The native model and the translation disagree.
+    Mismatch,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Verified => "verified",
+            Status::Translated => "translated",
+            Status::Failed => "failed",
+            Status::Mismatch => "mismatch",
+        }
+    }
+}
+
+/// One game's line in the reports.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GameReport {
+    /// Path relative to the converted directory.
+    pub file: String,
+    pub language: String,
+    pub status: Status,
+    pub translate_ms: f64,
+    pub nodes: usize,
+    pub edges: usize,
+    /// The deepest depth at which perft was computed (and, when verified,
+    /// agreed).
+    pub verified_depth: Option<u32>,
+    /// Perft at depths 0..=verified_depth.
+    pub perft: Vec<u64>,
+    pub error: Option<String>,
+    /// The RG file written, relative to the output directory.
+    pub output: Option<String>,
+    /// Remarks: a time limit reached, no native model, ...
+    pub note: Option<String>,
+    /// With `--against`: how the translation changed.
+    pub change: Option<Change>,
+}
+
+impl GameReport {
+    pub fn new(file: String, language: &str) -> GameReport {
+        GameReport {
+            file,
+            language: language.to_string(),
+            status: Status::Failed,
+            translate_ms: 0.0,
+            nodes: 0,
+            edges: 0,
+            verified_depth: None,
+            perft: Vec::new(),
+            error: None,
+            output: None,
+            note: None,
+            change: None,
+        }
+    }
+
+    pub fn failed(mut self, error: String) -> GameReport {
+        self.status = Status::Failed;
+        self.error = Some(error);
+        self
+    }
+}
+
+/// Totals of a run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    pub games: usize,
+    pub verified: usize,
+    pub translated: usize,
+    pub failed: usize,
+    pub mismatch: usize,
+    pub seconds: f64,
+}
+
+impl Summary {
+    pub fn of(
+        games: &[GameReport],
+        _comparison: Option<&Comparison>,
+        elapsed: Duration,
+    ) -> Summary {
+        let count = |s: Status| games.iter().filter(|g| g.status == s).count();
+        Summary {
+            games: games.len(),
+            verified: count(Status::Verified),
+            translated: count(Status::Translated),
+            failed: count(Status::Failed),
+            mismatch: count(Status::Mismatch),
+            seconds: elapsed.as_secs_f64(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    directory: String,
+    verify_depth: Option<u32>,
+    time_limit_seconds: f64,
+    summary: &'a Summary,
+    games: &'a [GameReport],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comparison: Option<&'a Comparison>,
+}
+
+/// Writes `report.md` and `report.json` into the output directory.
+pub fn write(
+    options: &ConvertOptions,
+    games: &[GameReport],
+    summary: &Summary,
+    comparison: Option<&Comparison>,
+) -> Result<(), CliError> {
+    let json = JsonReport {
+        directory: options.dir.display().to_string(),
+        verify_depth: options.verify_depth,
+        time_limit_seconds: options.time_limit.as_secs_f64(),
+        summary,
+        games,
+        comparison,
+    };
+    let text =
+        serde_json::to_string_pretty(&json).map_err(|e| CliError::Failed(format!("error: {e}")))?;
+    let write = |name: &str, text: String| {
+        let path = options.out.join(name);
+        std::fs::write(&path, text)
+            .map_err(|e| CliError::Failed(format!("error: cannot write {}: {e}", path.display())))
+    };
+    write("report.json", text + "\n")?;
+    write("report.md", markdown(options, games, summary, comparison))
+}
+
+fn perft_text(g: &GameReport) -> String {
+    match (g.verified_depth, g.perft.last()) {
+        (Some(d), Some(count)) => format!("{count} (d{d})"),
+        _ => String::new(),
+    }
+}
+
+/// Escapes text for a markdown table cell.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+fn markdown(
+    options: &ConvertOptions,
+    games: &[GameReport],
+    summary: &Summary,
+    comparison: Option<&Comparison>,
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# Conversion report\n");
+    let _ = writeln!(out, "Library: `{}`", options.dir.display());
+    let verify = options
+        .verify_depth
+        .map_or("not verified".to_string(), |d| {
+            format!("verified up to depth {d}")
+        });
+    let _ = writeln!(
+        out,
+        "\n{} games in {:.1} s ({verify}, time limit {:.0} s per game): {} verified, {} translated, {} failed, {} mismatch.\n",
+        summary.games,
+        summary.seconds,
+        options.time_limit.as_secs_f64(),
+        summary.verified,
+        summary.translated,
+        summary.failed,
+        summary.mismatch
+    );
+    let _ = writeln!(out, "| game | language | status | translate ms | RG nodes | RG edges | verified depth | perft | error / note |");
+    let _ = writeln!(out, "|---|---|---|---:|---:|---:|---:|---:|---|");
+    for g in games {
+        let remark = g.error.as_deref().or(g.note.as_deref()).unwrap_or("");
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {:.1} | {} | {} | {} | {} | {} |",
+            cell(&g.file),
+            g.language,
+            g.status.name(),
+            g.translate_ms,
+            g.nodes,
+            g.edges,
+            g.verified_depth.map_or(String::new(), |d| d.to_string()),
+            perft_text(g),
+            cell(remark)
+        );
+    }
+    if let Some(c) = comparison {
+        out.push_str(&c.markdown(games));
+    }
+    out
+}
+
+/// The summary printed on the terminal at the end of a run.
+pub fn terminal_table(
+    games: &[GameReport],
+    summary: &Summary,
+    comparison: Option<&Comparison>,
+) -> String {
+    let mut out = String::new();
+    let mut languages: Vec<&str> = games.iter().map(|g| g.language.as_str()).collect();
+    languages.sort();
+    languages.dedup();
+    let _ = writeln!(
+        out,
+        "{:<10} {:>6} {:>9} {:>11} {:>7} {:>9}",
+        "language", "games", "verified", "translated", "failed", "mismatch"
+    );
+    for language in languages {
+        let of = |s: Status| {
+            games
+                .iter()
+                .filter(|g| g.language == language && g.status == s)
+                .count()
+        };
+        let total = games.iter().filter(|g| g.language == language).count();
+        let _ = writeln!(
+            out,
+            "{:<10} {:>6} {:>9} {:>11} {:>7} {:>9}",
+            language,
+            total,
+            of(Status::Verified),
+            of(Status::Translated),
+            of(Status::Failed),
+            of(Status::Mismatch)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{:<10} {:>6} {:>9} {:>11} {:>7} {:>9}   ({:.1} s)",
+        "total",
+        summary.games,
+        summary.verified,
+        summary.translated,
+        summary.failed,
+        summary.mismatch,
+        summary.seconds
+    );
+    for g in games
+        .iter()
+        .filter(|g| matches!(g.status, Status::Failed | Status::Mismatch))
+    {
+        let _ = writeln!(
+            out,
+            "{} {}: {}",
+            g.status.name(),
+            g.file,
+            g.error.as_deref().unwrap_or("")
+        );
+    }
+    if let Some(c) = comparison {
+        out.push_str(&c.terminal());
+    }
+    out.trim_end().to_string()
+}

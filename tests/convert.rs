@@ -1,0 +1,204 @@
+//! `rgw convert`: reports, exit codes and snapshot comparison on temporary
+//! libraries.
+
+mod common;
+
+use common::{rgw, TempDir};
+
+fn team_file(path: &str) -> String {
+    std::fs::read_to_string(format!("{}/corpus/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+fn report(out: &str) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(format!("{out}/report.json")).unwrap()).unwrap()
+}
+
+fn game<'a>(report: &'a serde_json::Value, file: &str) -> &'a serde_json::Value {
+    report["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["file"] == file)
+        .unwrap_or_else(|| panic!("{file} not in the report"))
+}
+
+/// A library with two good games and a malformed one.
+fn library(dir: &TempDir) -> String {
+    dir.write("lib/games/ticTacToe.hrg", &team_file("hrg/ticTacToe.hrg"));
+    dir.write(
+        "lib/games/breakthrough.hrg",
+        &team_file("hrg/breakthrough.hrg"),
+    );
+    dir.write(
+        "lib/broken/bad.hrg",
+        "domain Player = x\ndomain Score = 0\ngraph rules() {\n  check(a < b)\n  end()\n}\n",
+    );
+    dir.write("lib/notes.txt", "not a game");
+    dir.path.join("lib").display().to_string()
+}
+
+#[test]
+fn reports_every_game_and_fails_on_bad_input() {
+    let dir = TempDir::new("convert");
+    let lib = library(&dir);
+    let out = dir.path.join("out").display().to_string();
+    let run = rgw(&[
+        "convert",
+        &lib,
+        "-o",
+        &out,
+        "--verify-depth",
+        "2",
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("failed broken/bad.hrg"),
+        "{}",
+        run.stdout
+    );
+    let r = report(&out);
+    assert_eq!(r["games"].as_array().unwrap().len(), 3);
+    let ttt = game(&r, "games/ticTacToe.hrg");
+    assert_eq!(ttt["status"], "translated");
+    assert_eq!(ttt["language"], "hrg");
+    assert_eq!(ttt["verified_depth"], 2);
+    assert_eq!(ttt["perft"], serde_json::json!([1, 9, 72]));
+    assert!(ttt["nodes"].as_u64().unwrap() > 10 && ttt["edges"].as_u64().unwrap() > 10);
+    assert!(ttt["translate_ms"].as_f64().unwrap() >= 0.0);
+    assert_eq!(ttt["output"], "games/ticTacToe.rg");
+    let bad = game(&r, "broken/bad.hrg");
+    assert_eq!(bad["status"], "failed");
+    assert!(
+        bad["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("4:9: error: Expression \"a < b\" is not a valid condition."),
+        "{bad}"
+    );
+    assert!(std::path::Path::new(&format!("{out}/games/breakthrough.rg")).is_file());
+    let md = std::fs::read_to_string(format!("{out}/report.md")).unwrap();
+    assert!(
+        md.contains("| games/breakthrough.hrg | hrg | translated |"),
+        "{md}"
+    );
+    assert_eq!(r["summary"]["failed"], 1);
+    assert_eq!(r["summary"]["translated"], 2);
+}
+
+#[test]
+fn a_clean_library_exits_0() {
+    let dir = TempDir::new("convert-clean");
+    dir.write("lib/ticTacToe.hrg", &team_file("hrg/ticTacToe.hrg"));
+    let lib = dir.path.join("lib").display().to_string();
+    let out = dir.path.join("out").display().to_string();
+    let run = rgw(&["convert", &lib, "-o", &out]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(report(&out)["games"][0]["status"], "translated");
+}
+
+#[test]
+fn against_reports_exactly_the_edited_game_and_bless_accepts_it() {
+    let dir = TempDir::new("convert-against");
+    let lib = library(&dir);
+    let first = dir.path.join("first").display().to_string();
+    assert_eq!(
+        rgw(&["convert", &lib, "-o", &first, "--verify-depth", "1"]).code,
+        1
+    );
+    // Nothing changed: every game unchanged (the broken one still fails, so
+    // the exit code stays 1 because of it).
+    let second = dir.path.join("second").display().to_string();
+    let run = rgw(&[
+        "convert",
+        &lib,
+        "-o",
+        &second,
+        "--verify-depth",
+        "1",
+        "--against",
+        &first,
+    ]);
+    let r = report(&second);
+    assert_eq!(r["comparison"]["changed"], 0, "{}", run.stdout);
+    assert_eq!(r["comparison"]["unchanged"], 3);
+    // Edit one game: the draw now scores 0 for both players.
+    let edited = team_file("hrg/ticTacToe.hrg")
+        .replace("domain Score = 50 | 0 | 100", "domain Score = 0 | 50 | 100");
+    dir.write("lib/games/ticTacToe.hrg", &edited);
+    let third = dir.path.join("third").display().to_string();
+    let run = rgw(&[
+        "convert",
+        &lib,
+        "-o",
+        &third,
+        "--verify-depth",
+        "1",
+        "--against",
+        &first,
+    ]);
+    assert_eq!(run.code, 1);
+    let r = report(&third);
+    assert_eq!(r["comparison"]["changed"], 1, "{}", run.stdout);
+    assert_eq!(r["comparison"]["unchanged"], 2);
+    let changed = game(&r, "games/ticTacToe.hrg");
+    assert_eq!(changed["change"]["kind"], "changed");
+    assert!(changed["change"]["diff"]
+        .as_str()
+        .unwrap()
+        .contains("+type Score = { 0, 50, 100 };"));
+    assert_eq!(changed["change"]["perft_before"], serde_json::json!([1, 9]));
+    assert_eq!(
+        game(&r, "games/breakthrough.hrg")["change"]["kind"],
+        "unchanged"
+    );
+    let md = std::fs::read_to_string(format!("{third}/report.md")).unwrap();
+    assert!(md.contains("### changed: `games/ticTacToe.hrg`"), "{md}");
+    // A new game and a removed one.
+    dir.write("lib/games/connect4.hrg", &team_file("hrg/connect4.hrg"));
+    std::fs::remove_file(dir.path.join("lib/games/breakthrough.hrg")).unwrap();
+    let fourth = dir.path.join("fourth").display().to_string();
+    rgw(&["convert", &lib, "-o", &fourth, "--against", &first]);
+    let r = report(&fourth);
+    assert_eq!(r["comparison"]["new"], 1);
+    assert_eq!(
+        r["comparison"]["removed"],
+        serde_json::json!(["games/breakthrough.hrg"])
+    );
+    // Bless: the snapshot becomes this run's output; comparing again shows no change.
+    std::fs::remove_file(dir.path.join("lib/broken/bad.hrg")).unwrap();
+    let fifth = dir.path.join("fifth").display().to_string();
+    let run = rgw(&[
+        "convert",
+        &lib,
+        "-o",
+        &fifth,
+        "--against",
+        &first,
+        "--bless",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let sixth = dir.path.join("sixth").display().to_string();
+    let run = rgw(&["convert", &lib, "-o", &sixth, "--against", &first]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(report(&sixth)["comparison"]["unchanged"], 2);
+}
+
+#[test]
+fn usage_errors() {
+    let dir = TempDir::new("convert-usage");
+    let lib = library(&dir);
+    let out = dir.path.join("out").display().to_string();
+    assert_eq!(rgw(&["convert", "no/such/dir", "-o", &out]).code, 2);
+    assert_eq!(rgw(&["convert", &lib]).code, 2);
+    assert_eq!(rgw(&["convert", &lib, "-o", &out, "--bless"]).code, 2);
+    assert_eq!(
+        rgw(&["convert", &lib, "-o", &out, "--against", &lib]).code,
+        2
+    );
+    assert_eq!(
+        rgw(&["convert", &lib, "-o", &out, "--time-limit", "0"]).code,
+        2
+    );
+}
