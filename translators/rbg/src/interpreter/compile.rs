@@ -131,12 +131,41 @@ pub fn compile(game: &ast::Game) -> Result<Tables, Diagnostic> {
         label_index: &label_index,
         automata: Vec::new(),
         patterns: HashMap::new(),
+        composites: HashMap::new(),
+        label_count: labels.len() as u32,
     };
     // Reserve slot 0 for the main automaton; patterns are appended as found.
     compiler.automata.push(None);
     let main = compiler.automaton(&game.rules)?;
     compiler.automata[0] = Some(main);
     let automata: Vec<Automaton<Action>> = compiler.automata.into_iter().flatten().collect();
+
+    // Widen the neighbour table by one column per composite shift.
+    let mut composites: Vec<(u32, Vec<u32>)> = compiler
+        .composites
+        .into_iter()
+        .map(|(path, column)| (column, path))
+        .collect();
+    composites.sort();
+    let stride = labels.len() + composites.len();
+    let vertex_count = game.board.len();
+    let mut wide = vec![NONE; vertex_count * stride];
+    for v in 0..vertex_count {
+        wide[v * stride..v * stride + labels.len()]
+            .copy_from_slice(&neighbors[v * labels.len()..(v + 1) * labels.len()]);
+        for (column, path) in &composites {
+            let mut at = v as u32;
+            for &label in path {
+                if at == NONE || label == NONE {
+                    at = NONE;
+                    break;
+                }
+                at = neighbors[at as usize * labels.len() + label as usize];
+            }
+            wide[v * stride + *column as usize] = at;
+        }
+    }
+    let neighbors = wide;
 
     let modifier_total = game.modifier_count() as usize;
     let mut modifiers = vec![NONE; modifier_total + 1];
@@ -153,10 +182,10 @@ pub fn compile(game: &ast::Game) -> Result<Tables, Diagnostic> {
     }
     // A shift along a label that two vertices share as target can merge
     // paths, so its targets are always marked.
-    let injective: Vec<bool> = (0..labels.len())
+    let injective: Vec<bool> = (0..stride)
         .map(|l| {
             let mut targets: Vec<u32> = (0..game.board.len())
-                .map(|v| neighbors[v * labels.len() + l])
+                .map(|v| neighbors[v * stride + l])
                 .filter(|&w| w != NONE)
                 .collect();
             let count = targets.len();
@@ -186,7 +215,7 @@ pub fn compile(game: &ast::Game) -> Result<Tables, Diagnostic> {
         vertex_names: game.board.iter().map(|v| v.name.name.clone()).collect(),
         bounds,
         piece_count: game.pieces.len(),
-        label_count: labels.len(),
+        label_count: stride,
         neighbors,
         initial_board,
         automata,
@@ -211,6 +240,10 @@ struct Compiler<'a> {
     /// Structurally identical pattern bodies share one automaton, so that
     /// the search's pattern memo recognizes `{! p} + {? p}`.
     patterns: HashMap<String, u32>,
+    /// Runs of consecutive shifts (`up left`) become one shift along a
+    /// precomputed composite column: label path -> column index.
+    composites: HashMap<Vec<u32>, u32>,
+    label_count: u32,
 }
 
 impl Compiler<'_> {
@@ -236,8 +269,41 @@ impl Compiler<'_> {
             RuleKind::Concat(items) => {
                 let mut first = None;
                 let mut last: Option<u32> = None;
-                for item in items {
-                    let (s, e) = self.fragment(b, item)?;
+                let mut i = 0;
+                while i < items.len() {
+                    // Shifts leave no trace in moves, so a run of them can be
+                    // taken in one step without changing any move or state.
+                    let run = items[i..]
+                        .iter()
+                        .take_while(|item| {
+                            matches!(&item.kind, RuleKind::Action(a) if matches!(a.kind, ActionKind::Shift(_)))
+                        })
+                        .count();
+                    let (s, e) = if run >= 2 {
+                        let path: Vec<u32> = items[i..i + run]
+                            .iter()
+                            .map(|item| match &item.kind {
+                                RuleKind::Action(ast::Action {
+                                    kind: ActionKind::Shift(label),
+                                    ..
+                                }) => self
+                                    .label_index
+                                    .get(label.name.as_str())
+                                    .copied()
+                                    .unwrap_or(NONE),
+                                _ => NONE,
+                            })
+                            .collect();
+                        i += run;
+                        let next_column = self.label_count + self.composites.len() as u32;
+                        let column = *self.composites.entry(path).or_insert(next_column);
+                        let (s, e) = (b.state(), b.state());
+                        b.action(s, e, Action::Shift(column));
+                        (s, e)
+                    } else {
+                        i += 1;
+                        self.fragment(b, &items[i - 1])?
+                    };
                     if let Some(previous_end) = last {
                         b.epsilon(previous_end, s);
                     } else {

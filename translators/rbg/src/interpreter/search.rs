@@ -329,7 +329,8 @@ impl Search<'_> {
                             } => {
                                 let inner = *inner as usize;
                                 let level = self.scratch.level_ids[automaton][depth];
-                                let (memo_level, memo_vertex, memo_holds) = self.scratch.memo[inner];
+                                let (memo_level, memo_vertex, memo_holds) =
+                                    self.scratch.memo[inner];
                                 let holds = if memo_level == level && memo_vertex == vertex {
                                     memo_holds
                                 } else {
