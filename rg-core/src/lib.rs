@@ -9,6 +9,7 @@ pub mod check;
 pub mod diag;
 pub mod engine;
 pub mod model;
+pub mod opt;
 pub mod parse;
 pub mod print;
 pub mod types;

@@ -1,0 +1,246 @@
+//! The RG optimization pipeline (rg.md §9): passes that rewrite a game
+//! without changing its game tree, run to a fixpoint.
+//!
+//! Each pass lives in its own module and implements [`Pass`]. The default
+//! pipeline holds the exact (E) passes and the relabelings (L) that keep
+//! the tree shape; the unsafe "reorder conditions" is never run, and the
+//! size-increasing normalizations and expansions are available by name
+//! only. Before the first pass, pragmas that name nodes or variables are
+//! dropped: passes rename and merge nodes, which would make such hints
+//! false (pragmas are hints; the engine does not need them).
+
+mod compact_skips;
+mod graph;
+mod join_exclusive;
+mod join_prefixes;
+mod join_suffixes;
+mod prune_self_loops;
+mod prune_unreachable;
+mod prune_unused;
+mod skip_self;
+
+use std::collections::HashSet;
+
+use crate::ast::{Expr, Game, Label, PragmaKind};
+
+/// A transformation of a checked game that preserves its game tree.
+pub trait Pass {
+    /// The name used by `--passes` and in traces.
+    fn name(&self) -> &'static str;
+    /// One-line description for `rgw translate --passes help`.
+    fn description(&self) -> &'static str;
+    /// Rewrites the game; returns whether anything changed.
+    fn run(&self, game: &mut Game) -> bool;
+}
+
+/// Every pass, in default pipeline order.
+pub fn all_passes() -> Vec<Box<dyn Pass>> {
+    vec![
+        Box::new(skip_self::SkipSelfAssignments),
+        Box::new(prune_self_loops::PruneSelfLoops),
+        Box::new(join_exclusive::JoinExclusiveEdges),
+        Box::new(prune_unreachable::PruneUnreachable),
+        Box::new(compact_skips::CompactSkipEdges),
+        Box::new(join_prefixes::JoinForkPrefixes),
+        Box::new(join_suffixes::JoinForkSuffixes),
+        Box::new(prune_unused::PruneUnused),
+    ]
+}
+
+/// The passes run by `--optimize`.
+pub fn default_pipeline() -> Vec<Box<dyn Pass>> {
+    all_passes()
+}
+
+/// Looks passes up by name; unknown names are returned as the error.
+pub fn passes_by_name(names: &[&str]) -> Result<Vec<Box<dyn Pass>>, String> {
+    names
+        .iter()
+        .map(|name| {
+            all_passes()
+                .into_iter()
+                .find(|p| p.name() == *name)
+                .ok_or_else(|| name.to_string())
+        })
+        .collect()
+}
+
+/// Rounds of the fixpoint loop before giving up (each round runs every
+/// pass once; real games settle in a handful).
+const MAX_ROUNDS: usize = 100;
+
+/// Runs `passes` to a fixpoint on a copy of `game`. `observe` is called
+/// after every pass that changed something (for traces). In debug builds
+/// the checker runs after every change.
+pub fn optimize(
+    game: &Game,
+    passes: &[Box<dyn Pass>],
+    observe: &mut dyn FnMut(&str, &Game),
+) -> Game {
+    let mut g = game.clone();
+    drop_location_pragmas(&mut g);
+    for _ in 0..MAX_ROUNDS {
+        let mut changed = false;
+        for pass in passes {
+            if pass.run(&mut g) {
+                changed = true;
+                debug_assert!(
+                    crate::check::is_clean(&crate::check::check_game(&g)),
+                    "pass {} produced an invalid game: {:?}",
+                    pass.name(),
+                    crate::check::check_game(&g)
+                );
+                observe(pass.name(), &g);
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    g
+}
+
+/// Removes pragmas that name nodes or variables (see the module docs).
+fn drop_location_pragmas(game: &mut Game) {
+    game.pragmas.retain(|p| {
+        matches!(
+            p.kind,
+            PragmaKind::ArtificialTag(_)
+                | PragmaKind::Integer { .. }
+                | PragmaKind::TranslatedFromRbg
+                | PragmaKind::Unknown(_)
+        )
+    });
+}
+
+/// Nodes named by the game's pragmas.
+pub(crate) fn pragma_nodes(game: &Game) -> HashSet<String> {
+    let mut nodes = HashSet::new();
+    for p in &game.pragmas {
+        match &p.kind {
+            PragmaKind::Disjoint { node, targets, .. } => {
+                nodes.insert(node.clone());
+                nodes.extend(targets.iter().cloned());
+            }
+            PragmaKind::Repeat { nodes: n, .. }
+            | PragmaKind::Unique(n)
+            | PragmaKind::TagIndex { nodes: n, .. } => nodes.extend(n.iter().cloned()),
+            PragmaKind::Iterator { nodes: n, .. } => nodes.extend(n.iter().cloned()),
+            PragmaKind::SimpleApply(sa) => {
+                nodes.insert(sa.from.clone());
+                nodes.insert(sa.to.clone());
+            }
+            _ => {}
+        }
+    }
+    nodes
+}
+
+/// Whether the random player can be on move: some expression mentions the
+/// symbol `random`. Passes that change which node a move ends at, or which
+/// variables exist, avoid doing so in such games, because perft merges
+/// random outcomes by state (rg.md §6).
+pub(crate) fn has_random(game: &Game) -> bool {
+    fn mentions(e: &Expr) -> bool {
+        match e {
+            Expr::Ref(name, _) => name == crate::builtins::RANDOM,
+            Expr::Cast(_, inner, _) => mentions(inner),
+            Expr::Access(m, k, _) => mentions(m) || mentions(k),
+        }
+    }
+    game.edges.iter().any(|e| match &e.label {
+        Label::Assign { rhs, .. } => mentions(rhs),
+        Label::Compare { lhs, rhs, .. } => mentions(lhs) || mentions(rhs),
+        _ => false,
+    }) || game
+        .constants
+        .iter()
+        .any(|c| c.value.to_string().contains(crate::builtins::RANDOM))
+}
+
+/// Sizes of a game, for traces and `rgw stats`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Size {
+    pub nodes: usize,
+    pub edges: usize,
+    pub variables: usize,
+    pub constants: usize,
+    pub state_bits: u64,
+}
+
+impl Size {
+    pub fn of(game: &Game) -> Size {
+        let mut nodes = HashSet::new();
+        for e in &game.edges {
+            nodes.insert(e.from.as_str());
+            nodes.insert(e.to.as_str());
+            if let Label::Reach { from, to, .. } = &e.label {
+                nodes.insert(from.as_str());
+                nodes.insert(to.as_str());
+            }
+        }
+        let full = crate::builtins::with_builtins(game);
+        let env = crate::types::TypeEnv::new(&full);
+        let state_bits = full
+            .variables
+            .iter()
+            .filter_map(|v| env.resolve(&v.ty).ok())
+            .map(|t| bits(&t))
+            .sum();
+        Size {
+            nodes: nodes.len(),
+            edges: game.edges.len(),
+            variables: game.variables.len(),
+            constants: game.constants.len(),
+            state_bits,
+        }
+    }
+}
+
+/// Bits needed to store a value of a resolved type.
+fn bits(t: &crate::types::RType) -> u64 {
+    match t.arrow() {
+        None => {
+            let n = t.symbols().map_or(1, <[String]>::len) as u64;
+            u64::from(64 - n.saturating_sub(1).leading_zeros())
+        }
+        Some((key, value)) => key.symbols().map_or(0, <[String]>::len) as u64 * bits(value),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use crate::ast::Game;
+    use crate::parse::parse_game;
+    use crate::print::print_game;
+
+    pub const HEADER: &str = "type Player = { x };\ntype Score = { 0 };\n";
+
+    /// Runs one pass once and prints the result.
+    pub fn after(pass: &dyn super::Pass, source: &str) -> (bool, String) {
+        let mut game: Game = parse_game(&format!("{HEADER}{source}")).unwrap();
+        let changed = pass.run(&mut game);
+        let printed = print_game(&game);
+        (
+            changed,
+            printed.strip_prefix(HEADER).unwrap_or(&printed).to_string(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_bits_count_every_slot() {
+        let game = crate::parse::parse_game(
+            "type Player = { x, o };\ntype Score = { 0 };\ntype Cell = { a, b, c, d, e };\nvar board: Cell -> { e, x, o } = { :e };\nvar flag: Bool = 0;\n",
+        )
+        .unwrap();
+        let size = Size::of(&game);
+        // board 5 × 2 bits, flag 1, goals 2 × 0, player 2 bits (4 values), visible 2 × 1.
+        assert_eq!(size.state_bits, 10 + 1 + 2 + 2);
+        assert_eq!(size.variables, 2);
+    }
+}
