@@ -22,6 +22,18 @@ pub struct RelationInfo {
     pub arity: usize,
     pub is_static: bool,
     pub specs: Vec<IndexSpec>,
+    /// Static, but asked on demand instead of materialized.
+    pub demand: bool,
+    pub queries: Vec<QueryRule>,
+}
+
+/// A rule of a demand-driven relation: matched against a ground call, then
+/// its body is searched for one solution.
+#[derive(Clone, Debug)]
+pub struct QueryRule {
+    pub head: Box<[Pat]>,
+    pub slots: usize,
+    pub plan: Plan,
 }
 
 #[derive(Clone, Debug)]
@@ -46,6 +58,12 @@ pub enum Step {
     },
     Distinct(Pat, Pat),
     Equal(Pat, Pat),
+    /// A demand-driven relation, asked once its arguments are bound.
+    Call {
+        rel: RelId,
+        args: Box<[Pat]>,
+        negated: bool,
+    },
 }
 
 #[derive(Clone, Debug, Default)]
@@ -70,6 +88,8 @@ impl Relations {
             arity,
             is_static: true,
             specs: Vec::new(),
+            demand: false,
+            queries: Vec::new(),
         });
         self.ids.insert((symbol, arity), self.info.len() - 1);
         self.info.len() - 1
@@ -186,7 +206,45 @@ impl PlanCompiler<'_> {
     /// The plan of `rule`; `delta` is a body position scanned first, over
     /// the facts new in the last round.
     pub fn compile(&mut self, rule: &Rule, mode: Mode, delta: Option<usize>) -> Plan {
+        let bound = vec![false; rule.variable_names.len()];
+        self.compile_with(rule, mode, delta, bound)
+    }
+
+    /// A rule of a demand-driven relation: the head binds its variables
+    /// from the call, the body is planned with them bound.
+    pub fn compile_query(&mut self, rule: &Rule) -> QueryRule {
         let mut bound = vec![false; rule.variable_names.len()];
+        let head = rule
+            .head
+            .args
+            .iter()
+            .map(|t| pattern(t, &mut bound, self.terms))
+            .collect();
+        let plan = self.compile_with(rule, Mode::Exact, None, bound);
+        QueryRule {
+            head,
+            slots: rule.variable_names.len(),
+            plan,
+        }
+    }
+
+    fn is_filter(&mut self, literal: &Literal) -> bool {
+        match literal {
+            Literal::Positive(a) => {
+                let rel = self.relations.id(a.relation, a.args.len());
+                self.relations.info[rel].demand
+            }
+            _ => true,
+        }
+    }
+
+    fn compile_with(
+        &mut self,
+        rule: &Rule,
+        mode: Mode,
+        delta: Option<usize>,
+        mut bound: Vec<bool>,
+    ) -> Plan {
         let keep = |lit: &Literal, relations: &mut Relations| match lit {
             Literal::Negative(a) if mode == Mode::Relaxed => {
                 let id = relations.id(a.relation, a.args.len());
@@ -209,8 +267,7 @@ impl PlanCompiler<'_> {
                 let mut k = 0;
                 while k < remaining.len() {
                     let literal = &rule.body[remaining[k]];
-                    if !matches!(literal, Literal::Positive(_)) && variables_bound(literal, &bound)
-                    {
+                    if self.is_filter(literal) && variables_bound(literal, &bound) {
                         steps.push(self.step(literal, false, &mut bound));
                         remaining.remove(k);
                         progressed = true;
@@ -223,7 +280,12 @@ impl PlanCompiler<'_> {
                 .iter()
                 .enumerate()
                 .filter_map(|(k, &i)| match &rule.body[i] {
-                    Literal::Positive(atom) => {
+                    Literal::Positive(atom)
+                        if !self
+                            .relations
+                            .get(atom.relation, atom.args.len())
+                            .is_some_and(|r| self.relations.info[r].demand) =>
+                    {
                         let (mut leaves, mut fixed, mut functors) = (0, 0, 0);
                         for arg in &atom.args {
                             count_leaves(arg, &bound, &mut leaves, &mut fixed, &mut functors);
@@ -251,6 +313,20 @@ impl PlanCompiler<'_> {
     }
 
     fn step(&mut self, literal: &Literal, delta: bool, bound: &mut [bool]) -> Step {
+        if let Literal::Positive(atom) | Literal::Negative(atom) = literal {
+            let rel = self.relations.id(atom.relation, atom.args.len());
+            if self.relations.info[rel].demand {
+                return Step::Call {
+                    rel,
+                    args: atom
+                        .args
+                        .iter()
+                        .map(|t| pattern(t, bound, self.terms))
+                        .collect(),
+                    negated: matches!(literal, Literal::Negative(_)),
+                };
+            }
+        }
         match literal {
             Literal::Positive(atom) => {
                 let rel = self.relations.id(atom.relation, atom.args.len());
@@ -317,11 +393,38 @@ impl PlanCompiler<'_> {
 pub enum Interrupt {
     TooManyMatches,
     Deadline,
+    /// One match was all that was asked for.
+    Found,
+}
+
+/// What a join does with each complete match.
+pub trait Sink {
+    fn found(&mut self, env: &[TermId], max_matches: usize) -> Result<(), Interrupt>;
+}
+
+impl Sink for Vec<TermId> {
+    fn found(&mut self, env: &[TermId], max_matches: usize) -> Result<(), Interrupt> {
+        self.extend_from_slice(env);
+        if self.len() > max_matches {
+            Err(Interrupt::TooManyMatches)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+struct FirstMatch;
+
+impl Sink for FirstMatch {
+    fn found(&mut self, _: &[TermId], _: usize) -> Result<(), Interrupt> {
+        Err(Interrupt::Found)
+    }
 }
 
 /// Read-only view for executing a plan.
 pub struct Join<'a> {
     pub tables: &'a [FactTable],
+    pub relations: &'a Relations,
     pub terms: &'a GroundTerms,
     pub delta: (usize, usize),
     pub max_matches: usize,
@@ -416,20 +519,36 @@ impl Join<'_> {
         Ok(())
     }
 
-    /// Appends the bindings of every match of `steps` to `out`.
-    pub fn run(
+    /// Whether the demand-driven relation holds for the ground `values`.
+    fn query(&self, rel: RelId, values: &[TermId]) -> Result<bool, Interrupt> {
+        for rule in &self.relations.info[rel].queries {
+            let mut env = vec![0 as TermId; rule.slots.max(1)];
+            if !rule
+                .head
+                .iter()
+                .zip(values)
+                .all(|(p, &t)| self.matches(p, t, &mut env))
+            {
+                continue;
+            }
+            match self.run(&rule.plan.steps, &mut env, &mut FirstMatch) {
+                Err(Interrupt::Found) => return Ok(true),
+                Err(other) => return Err(other),
+                Ok(()) => {}
+            }
+        }
+        Ok(false)
+    }
+
+    /// Hands every match of `steps` to `out`.
+    pub fn run<S: Sink>(
         &self,
         steps: &[Step],
         env: &mut [TermId],
-        out: &mut Vec<TermId>,
+        out: &mut S,
     ) -> Result<(), Interrupt> {
         let Some((step, rest)) = steps.split_first() else {
-            out.extend_from_slice(env);
-            return if out.len() > self.max_matches {
-                Err(Interrupt::TooManyMatches)
-            } else {
-                Ok(())
-            };
+            return out.found(env, self.max_matches);
         };
         match step {
             Step::Scan {
@@ -439,7 +558,7 @@ impl Join<'_> {
                 delta,
             } => {
                 let table = &self.tables[*rel];
-                let visit = |r: usize, env: &mut [TermId], out: &mut Vec<TermId>| {
+                let visit = |r: usize, env: &mut [TermId], out: &mut S| {
                     self.tick()?;
                     let row = table.row(r);
                     if args.iter().zip(row).all(|(p, &t)| self.matches(p, t, env)) {
@@ -491,6 +610,19 @@ impl Join<'_> {
             }
             Step::Equal(a, b) => {
                 if self.equal(a, b, env) {
+                    self.run(rest, env, out)
+                } else {
+                    Ok(())
+                }
+            }
+            Step::Call { rel, args, negated } => {
+                let values: Option<Vec<TermId>> = args.iter().map(|p| self.value(p, env)).collect();
+                // A term never built cannot be an argument value here.
+                let holds = match values {
+                    Some(values) => self.query(*rel, &values)?,
+                    None => false,
+                };
+                if holds != *negated {
                     self.run(rest, env, out)
                 } else {
                     Ok(())

@@ -17,7 +17,7 @@ use petgraph::algo::tarjan_scc;
 use petgraph::graph::DiGraph;
 
 use crate::datalog::{Atom, Literal, Program, Rule, Term, Vocabulary};
-use crate::hash::FxMap;
+use crate::hash::{FxMap, FxSet};
 use facts::FactTable;
 use join::{
     find_instance, instantiate, refresh_indexes, Interrupt, Join, Mode, Plan, PlanCompiler, RelId,
@@ -90,6 +90,47 @@ struct Grounder<'p> {
     limits: GroundingLimits,
     deadline: Option<Instant>,
     atoms: usize,
+    /// Static relations to ask on demand instead of materializing.
+    demand: Vec<(crate::datalog::Symbol, usize)>,
+    /// Set when the static model exceeded a limit in this relation.
+    static_overflow: Option<RelId>,
+}
+
+/// Collects the distinct bindings of a rule's head variables.
+struct HeadSink<'a> {
+    head_vars: &'a [u32],
+    seen: FxSet<Box<[TermId]>>,
+    out: Vec<TermId>,
+}
+
+impl join::Sink for HeadSink<'_> {
+    fn found(&mut self, env: &[TermId], max_matches: usize) -> Result<(), Interrupt> {
+        let mut buffer = [0 as TermId; 16];
+        let spill: Vec<TermId>;
+        let key: &[TermId] = if self.head_vars.len() <= buffer.len() {
+            for (slot, &v) in buffer.iter_mut().zip(self.head_vars) {
+                *slot = env[v as usize];
+            }
+            &buffer[..self.head_vars.len()]
+        } else {
+            spill = self.head_vars.iter().map(|&v| env[v as usize]).collect();
+            &spill
+        };
+        if self.seen.contains(key) {
+            return Ok(());
+        }
+        if self.head_vars.is_empty() {
+            self.out.push(0);
+        } else {
+            self.out.extend_from_slice(key);
+        }
+        self.seen.insert(key.into());
+        if self.seen.len() > max_matches {
+            Err(Interrupt::TooManyMatches)
+        } else {
+            Ok(())
+        }
+    }
 }
 
 /// Grounds a program (GDL vocabulary by name: `role`, `true`, `does`, …).
@@ -121,19 +162,34 @@ pub fn ground(
         body: vec![Literal::Positive(binary(vocabulary.legal))],
         variable_names: vec!["?r".into(), "?a".into()],
     });
-    let mut grounder = Grounder {
-        program,
-        vocabulary,
-        symbols,
-        rules,
-        relations: Relations::default(),
-        terms: GroundTerms::default(),
-        tables: Vec::new(),
-        limits: limits.clone(),
-        deadline: limits.max_time.map(|d| Instant::now() + d),
-        atoms: 0,
-    };
-    grounder.run()
+    let deadline = limits.max_time.map(|d| Instant::now() + d);
+    let mut demand = Vec::new();
+    loop {
+        let mut grounder = Grounder {
+            program,
+            vocabulary,
+            symbols: symbols.clone(),
+            rules: rules.clone(),
+            relations: Relations::default(),
+            terms: GroundTerms::default(),
+            tables: Vec::new(),
+            limits: limits.clone(),
+            deadline,
+            atoms: 0,
+            demand: demand.clone(),
+            static_overflow: None,
+        };
+        let result = grounder.run();
+        // A static relation too large to materialize is asked on demand
+        // instead, if every use of it binds its arguments (gdl.md §8.2).
+        let Some(overflow) = grounder.static_overflow.filter(|_| result.is_err()) else {
+            return result;
+        };
+        match grounder.demand_set(overflow) {
+            Some(wider) if wider.iter().any(|k| !demand.contains(k)) => demand = wider,
+            _ => return result,
+        }
+    }
 }
 
 impl Grounder<'_> {
@@ -192,6 +248,7 @@ impl Grounder<'_> {
         }
         for (r, info) in self.relations.info.iter_mut().enumerate() {
             info.is_static = !dynamic[r];
+            info.demand = info.is_static && self.demand.contains(&(info.symbol, info.arity));
         }
         self.evaluate_static(&edges)?;
         let static_atoms = self.atoms;
@@ -292,14 +349,135 @@ impl Grounder<'_> {
             if rule_ids.is_empty() {
                 continue;
             }
+            if self.relations.info[members[0]].demand {
+                for &i in &rule_ids {
+                    let sizes = self.sizes();
+                    let size_of = |r: RelId| sizes.get(r).copied().unwrap_or(100.0);
+                    let mut compiler = PlanCompiler {
+                        relations: &mut self.relations,
+                        terms: &mut self.terms,
+                        sizes: &size_of,
+                    };
+                    let query = compiler.compile_query(&self.rules[i]);
+                    self.relations.info[members[0]].queries.push(query);
+                }
+                continue;
+            }
             let recursive = members.len() > 1 || graph.contains_edge(scc[0], scc[0]);
             let compiled: Vec<CompiledRule> = rule_ids
                 .iter()
                 .map(|&i| self.compile(i, Mode::Exact, &|r| recursive && members.contains(&r)))
                 .collect();
-            self.fixpoint(&compiled, recursive)?;
+            if let Err(error) = self.fixpoint(&compiled, recursive) {
+                if !matches!(error, GroundingError::Time { .. }) {
+                    self.static_overflow = compiled.first().map(|c| c.head);
+                }
+                return Err(error);
+            }
+        }
+        // The static tables are final: build the indexes the on-demand
+        // queries read.
+        for r in 0..self.relations.info.len() {
+            for q in 0..self.relations.info[r].queries.len() {
+                let plan = self.relations.info[r].queries[q].plan.clone();
+                refresh_indexes(&plan, &mut self.tables, &self.relations, &self.terms);
+            }
         }
         Ok(())
+    }
+
+    /// The relations to ask on demand so that the static relation `failing`
+    /// need not be materialized: it and every static, non-recursive relation
+    /// whose rules cannot bind its arguments otherwise. `None` if some use
+    /// cannot supply bound arguments.
+    fn demand_set(&self, failing: RelId) -> Option<Vec<(crate::datalog::Symbol, usize)>> {
+        let v = self.vocabulary;
+        let outputs = [v.role, v.init, v.legal, v.goal, v.terminal, v.next];
+        let recursive: Vec<bool> = {
+            let n = self.relations.info.len();
+            let mut graph = DiGraph::<RelId, ()>::new();
+            let nodes: Vec<_> = (0..n).map(|r| graph.add_node(r)).collect();
+            for rule in &self.program.rules {
+                let head = self
+                    .relations
+                    .get(rule.head.relation, rule.head.args.len())?;
+                for literal in &rule.body {
+                    if let Literal::Positive(a) | Literal::Negative(a) = literal {
+                        let body = self.relations.get(a.relation, a.args.len())?;
+                        graph.add_edge(nodes[body], nodes[head], ());
+                    }
+                }
+            }
+            let mut flags = vec![false; n];
+            for scc in tarjan_scc(&graph) {
+                let cyclic = scc.len() > 1 || graph.contains_edge(scc[0], scc[0]);
+                for node in scc {
+                    flags[graph[node]] = cyclic;
+                }
+            }
+            flags
+        };
+        let eligible = |r: RelId| {
+            let info = &self.relations.info[r];
+            info.is_static && !recursive[r] && !outputs.contains(&info.symbol)
+        };
+        if !eligible(failing) {
+            return None;
+        }
+        let mut demand = vec![failing];
+        loop {
+            let mut changed = false;
+            for rule in &self.program.rules {
+                let head = self
+                    .relations
+                    .get(rule.head.relation, rule.head.args.len())?;
+                let demanded = |a: &Atom| {
+                    self.relations
+                        .get(a.relation, a.args.len())
+                        .is_some_and(|r| demand.contains(&r))
+                };
+                let head_demanded = demand.contains(&head);
+                let uses = rule.body.iter().any(|l| match l {
+                    Literal::Positive(a) | Literal::Negative(a) => demanded(a),
+                    _ => false,
+                });
+                if !head_demanded && !uses {
+                    continue;
+                }
+                let mut bound = Vec::new();
+                if head_demanded {
+                    rule.head.collect_variables(&mut bound);
+                }
+                for literal in &rule.body {
+                    if let Literal::Positive(a) = literal {
+                        if !demanded(a) {
+                            a.collect_variables(&mut bound);
+                        }
+                    }
+                }
+                let mut needed = Vec::new();
+                rule.head.collect_variables(&mut needed);
+                rule.body
+                    .iter()
+                    .for_each(|l| l.collect_variables(&mut needed));
+                if needed.iter().all(|v| bound.contains(v)) {
+                    continue;
+                }
+                if head_demanded || !eligible(head) {
+                    return None;
+                }
+                demand.push(head);
+                changed = true;
+            }
+            if !changed {
+                return Some(
+                    demand
+                        .iter()
+                        .map(|&r| (self.relations.info[r].symbol, self.relations.info[r].arity))
+                        .collect(),
+                );
+            }
+        }
     }
 
     /// The possibly-true dynamic atoms (gdl.md §5.4).
@@ -324,6 +502,7 @@ impl Grounder<'_> {
     fn join<'a>(&'a self, delta: (usize, usize), max_matches: usize) -> Join<'a> {
         Join {
             tables: &self.tables,
+            relations: &self.relations,
             terms: &self.terms,
             delta,
             max_matches,
@@ -334,7 +513,7 @@ impl Grounder<'_> {
 
     fn interrupted(&self, interrupt: Interrupt, head: RelId) -> GroundingError {
         match interrupt {
-            Interrupt::Deadline => GroundingError::Time {
+            Interrupt::Deadline | Interrupt::Found => GroundingError::Time {
                 limit: self.limits.max_time.unwrap_or_default(),
                 relation: self.rel_name(head),
             },
@@ -379,24 +558,40 @@ impl Grounder<'_> {
                         .collect()
                 };
                 let slots = self.rules[c.rule].variable_names.len().max(1);
+                // Only the head's variables matter here: matches that agree
+                // on them give the same atom, so they are merged on the fly.
+                let mut head_vars = Vec::new();
+                self.rules[c.rule].head.collect_variables(&mut head_vars);
+                head_vars.sort_unstable();
+                head_vars.dedup();
                 for (plan, delta) in plans {
                     refresh_indexes(plan, &mut self.tables, &self.relations, &self.terms);
-                    let join = self.join(delta, self.limits.max_atoms.saturating_mul(slots));
+                    let join = self.join(delta, self.limits.max_atoms);
                     let mut env = vec![0; slots];
-                    let result = join.run(&plan.steps, &mut env, &mut matches);
+                    let mut sink = HeadSink {
+                        head_vars: &head_vars,
+                        seen: FxSet::default(),
+                        out: std::mem::take(&mut matches),
+                    };
+                    let result = join.run(&plan.steps, &mut env, &mut sink);
+                    matches = sink.out;
+                    let width = head_vars.len().max(1);
                     if let Err(interrupt) = result {
                         return Err(match interrupt {
                             Interrupt::TooManyMatches => {
-                                self.too_many_atoms(c.head, matches.len() / slots)
+                                self.too_many_atoms(c.head, matches.len() / width)
                             }
                             other => self.interrupted(other, c.head),
                         });
                     }
                     let head = &self.rules[c.rule].head;
-                    for env in matches.chunks(slots) {
+                    for values in matches.chunks(width) {
+                        for (&v, &value) in head_vars.iter().zip(values) {
+                            env[v as usize] = value;
+                        }
                         tuple.clear();
                         for arg in &head.args {
-                            tuple.push(instantiate(&mut self.terms, arg, env));
+                            tuple.push(instantiate(&mut self.terms, arg, &env));
                         }
                         if self.tables[c.head].insert(&tuple).1 {
                             self.atoms += 1;

@@ -58,3 +58,21 @@ fn a_relation_used_without_bound_arguments_still_reports_the_limit() {
     let error = Reasoner::with_limits(&game, small).err().expect("limit");
     assert!(error.message.contains("fact limit of 2000"), "{error}");
 }
+
+#[test]
+fn the_grounder_also_asks_oversized_static_relations_on_demand() {
+    use propnet::{GroundingLimits, PropnetModel};
+    let game = gdl::load(GAME).unwrap();
+    let reasoner = Reasoner::new(&game).unwrap();
+    let limits = GroundingLimits {
+        max_atoms: 2000,
+        ..GroundingLimits::default()
+    };
+    let model = PropnetModel::new(&gdl::to_datalog(&game), &limits).unwrap();
+    let (a, b) = (reasoner.initial().unwrap(), model.initial().unwrap());
+    for depth in 0..4 {
+        let x = perft(&reasoner, &a, depth, &mut Budget::unlimited()).unwrap();
+        let y = perft(&model, &b, depth, &mut Budget::unlimited()).unwrap();
+        assert_eq!(x, y, "depth {depth}");
+    }
+}
