@@ -165,3 +165,10 @@ fn apply_rejects_foreign_moves() {
     };
     assert!(m.apply(&mut state, &not_ending_in_switch).is_err());
 }
+
+#[test]
+fn interpreter_can_be_shared_between_threads() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<rbg::Interpreter>();
+    assert_send_sync::<rbg::State>();
+}
