@@ -1,10 +1,17 @@
-//! Join fork suffixes (E): nodes whose only edge is the same label to the
-//! same node are merged from the end: `a1, z: L; a2, z: L;` (each the only
-//! edge of its source) become one node `a1` entered by both predecessors.
+//! Join fork suffixes (E), generalized to equivalent nodes: nodes whose
+//! outgoing edges are the same (same labels to the same targets) allow the
+//! same continuations, so they are merged from the end:
+//! `a1, z: L; a2, z: L;` (each the only edge of its source) become one node
+//! `a1` entered by both predecessors. Repeated to a fixpoint this
+//! minimizes the automaton from its ends.
+//!
+//! Nodes that keep their identity (fixed or named by checks) are never
+//! merged away, and in games with a random player neither are nodes where
+//! a move may end (they are part of the state, rg.md §6).
 
 use std::collections::HashMap;
 
-use crate::ast::{Game, Label};
+use crate::ast::Game;
 
 use super::graph::EdgeGraph;
 use super::Pass;
@@ -17,55 +24,83 @@ impl Pass for JoinForkSuffixes {
     }
 
     fn description(&self) -> &'static str {
-        "merge nodes whose only edge is the same label to the same node"
+        "merge nodes whose outgoing edges are the same (same labels to the same nodes)"
     }
 
     fn run(&self, game: &mut Game) -> bool {
         let random = super::has_random(game);
         let mut g = EdgeGraph::new(game);
         let mut changed = false;
-        for z in g.nodes() {
-            let mut groups: HashMap<Label, Vec<usize>> = HashMap::new();
-            for &k in g.entering(&z) {
-                let a = &g.edge(k).from;
-                let mergeable = a != &z
-                    && g.leaving(a).len() == 1
-                    && !g.is_fixed(a)
-                    && !g.is_reach_start(a)
-                    && !g.is_reach_target(a)
-                    // Where a move may end, the node is part of the state.
-                    && (!random || !g.entering(a).iter().any(|&i| g.edge(i).label.is_player_assignment()));
-                if mergeable {
-                    groups.entry(g.edge(k).label.clone()).or_default().push(k);
+        loop {
+            let mut groups: HashMap<String, Vec<String>> = HashMap::new();
+            for node in g.nodes() {
+                if g.leaving(&node).is_empty() || !mergeable(&g, &node, random) {
+                    continue;
                 }
+                groups.entry(signature(&g, &node)).or_default().push(node);
             }
-            let mut groups: Vec<Vec<usize>> =
-                groups.into_values().filter(|ks| ks.len() > 1).collect();
+            let mut merged = false;
+            let mut groups: Vec<Vec<String>> = groups
+                .into_values()
+                .filter(|nodes| nodes.len() > 1)
+                .collect();
             groups.sort();
-            for mut group in groups {
-                group.sort();
-                let kept = group[0];
-                let a1 = g.edge(kept).from.clone();
-                for &k in &group[1..] {
-                    let a2 = g.edge(k).from.clone();
-                    if a2 == a1 {
-                        continue;
+            for group in groups {
+                let keep = &group[0];
+                for other in &group[1..] {
+                    for k in g.leaving(other).to_vec() {
+                        g.remove(k);
                     }
-                    g.remove(k);
-                    for i in g.entering(&a2).to_vec() {
-                        let mut e = g.edge(i).clone();
-                        e.to = a1.clone();
-                        g.replace(i, e);
+                    for k in g.entering(other).to_vec() {
+                        let mut e = g.edge(k).clone();
+                        e.to = keep.clone();
+                        g.replace(k, e);
                     }
-                    changed = true;
+                    merged = true;
                 }
             }
+            if !merged {
+                break;
+            }
+            changed = true;
         }
         if changed {
             game.edges = g.into_edges();
         }
         changed
     }
+}
+
+fn mergeable(g: &EdgeGraph, node: &str, random: bool) -> bool {
+    !g.is_fixed(node)
+        && !g.is_reach_start(node)
+        && !g.is_reach_target(node)
+        && (!random
+            || !g
+                .entering(node)
+                .iter()
+                .any(|&k| g.edge(k).label.is_player_assignment()))
+}
+
+/// The node's outgoing edges as text, sorted: equal signatures, equal
+/// continuations. A self-loop is written as such so that two nodes looping
+/// on themselves compare equal.
+fn signature(g: &EdgeGraph, node: &str) -> String {
+    let mut parts: Vec<String> = g
+        .leaving(node)
+        .iter()
+        .map(|&k| {
+            let e = g.edge(k);
+            let target = if e.to == node {
+                "\u{0}self"
+            } else {
+                e.to.as_str()
+            };
+            format!("{}\u{1}{target}", e.label)
+        })
+        .collect();
+    parts.sort();
+    parts.join("\u{2}")
 }
 
 #[cfg(test)]
@@ -86,6 +121,23 @@ mod tests {
         begin, a1: v == 1;
         begin, a1: v == 0;
         a1, z: w = 0;
+        z, end: player = keeper;
+        ");
+    }
+
+    #[test]
+    fn nodes_with_the_same_edges_merge() {
+        let (changed, out) = after(
+            &JoinForkSuffixes,
+            "var v: Bool = 0;\nbegin, a: v == 1;\nbegin, b: v == 0;\na, z: v = 0;\na, end: player = keeper;\nb, end: player = keeper;\nb, z: v = 0;\nz, end: player = keeper;\n",
+        );
+        assert!(changed);
+        insta::assert_snapshot!(out, @r"
+        var v: Bool = 0;
+        begin, a: v == 1;
+        begin, a: v == 0;
+        a, z: v = 0;
+        a, end: player = keeper;
         z, end: player = keeper;
         ");
     }

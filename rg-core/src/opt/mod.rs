@@ -10,10 +10,12 @@
 //! false (pragmas are hints; the engine does not need them).
 
 mod compact_skips;
+mod dataflow;
 mod graph;
 mod join_exclusive;
 mod join_prefixes;
 mod join_suffixes;
+mod propagate_constants;
 mod prune_self_loops;
 mod prune_unreachable;
 mod prune_unused;
@@ -36,6 +38,7 @@ pub trait Pass {
 /// Every pass, in default pipeline order.
 pub fn all_passes() -> Vec<Box<dyn Pass>> {
     vec![
+        Box::new(propagate_constants::PropagateConstants),
         Box::new(skip_self::SkipSelfAssignments),
         Box::new(prune_self_loops::PruneSelfLoops),
         Box::new(join_exclusive::JoinExclusiveEdges),
