@@ -283,12 +283,16 @@ impl Search<'_> {
             key: root,
             vertex: root_vertex,
         });
+        // One successor of the node just expanded is kept here instead of
+        // on the stack (nodes of one level may be expanded in any order).
+        let mut pending: Option<Task> = None;
         let result = loop {
-            let Some(task) = (if self.scratch.tasks.len() > base {
-                self.scratch.tasks.pop()
-            } else {
-                None
-            }) else {
+            let next = match pending.take() {
+                Some(task) => Some(task),
+                None if self.scratch.tasks.len() > base => self.scratch.tasks.pop(),
+                None => None,
+            };
+            let Some(task) = next else {
                 break Ok(false);
             };
             match task {
@@ -379,10 +383,14 @@ impl Search<'_> {
                         if !needs_mark[t as usize]
                             || self.scratch.mark(vertices, automaton, target, next_vertex)
                         {
-                            self.scratch.tasks.push(Task::Expand {
+                            let successor = Task::Expand {
                                 key: target,
                                 vertex: next_vertex,
-                            });
+                            };
+                            match pending {
+                                None => pending = Some(successor),
+                                Some(_) => self.scratch.tasks.push(successor),
+                            }
                         }
                     }
                     if mode == Mode::First && found.count > 0 {
