@@ -12,11 +12,9 @@ pub mod check;
 pub mod interpreter;
 pub mod lexer;
 pub mod parse;
-
-pub use interpreter::{Interpreter, Move, State};
-
 pub mod preprocess;
 
+pub use interpreter::{Interpreter, Move, State};
 pub use preprocess::{preprocess, Preprocessed};
 
 use rg_core::diag::Diagnostic;

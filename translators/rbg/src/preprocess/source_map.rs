@@ -64,3 +64,23 @@ impl SourceMap {
         game.map_spans(&mut |s| self.original(s));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maps_token_spans_and_joins_ordered_ranges() {
+        let mut map = SourceMap::default();
+        // LL "a b c" from original tokens at 10, 20 and (from a macro body) 2.
+        map.push(Span::new(0, 1), Span::new(10, 11));
+        map.push(Span::new(2, 3), Span::new(20, 21));
+        map.push(Span::new(4, 5), Span::new(2, 3));
+        assert_eq!(map.original(Span::new(2, 3)), Span::new(20, 21));
+        assert_eq!(map.original(Span::new(0, 3)), Span::new(10, 21));
+        // Out of order: the first token's origin alone.
+        assert_eq!(map.original(Span::new(2, 5)), Span::new(20, 21));
+        // Past the end: an empty span at the end of the last origin.
+        assert_eq!(map.original(Span::new(9, 9)), Span::new(3, 3));
+    }
+}
