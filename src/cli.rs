@@ -73,6 +73,36 @@ pub enum Command {
         /// Write the RG here instead of printing it.
         #[arg(short, long, value_name = "OUT.rg")]
         output: Option<PathBuf>,
+        #[command(flatten)]
+        optimize: OptimizeArgs,
+        /// Write the RG after every optimization pass that changed something
+        /// (numbered files) and a summary of each pass's effect into DIR;
+        /// implies --optimize.
+        #[arg(long, value_name = "DIR")]
+        trace: Option<PathBuf>,
+    },
+    /// Print the size of a game (translated, and optimized with --optimize).
+    Stats {
+        /// The game file.
+        file: PathBuf,
+        #[command(flatten)]
+        optimize: OptimizeArgs,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Export the rules automaton as a Graphviz DOT graph.
+    Dot {
+        /// The game file.
+        file: PathBuf,
+        /// Write the graph here instead of printing it.
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// Render SVG with Graphviz's `dot` (must be installed).
+        #[arg(long)]
+        svg: bool,
+        #[command(flatten)]
+        optimize: OptimizeArgs,
     },
     /// Translate every game below DIR to RG, optionally verify each, and report.
     Convert {
@@ -101,6 +131,8 @@ pub enum Command {
         #[command(flatten)]
         model: ModelArgs,
     },
+    /// List the RG optimization passes.
+    Passes,
     /// Rewrite an RG file in canonical form.
     Fmt {
         /// The RG file.
@@ -126,4 +158,18 @@ pub struct ModelArgs {
     /// instead of failing (for improper descriptions; writes stay strict).
     #[arg(long)]
     pub lenient: bool,
+    #[command(flatten)]
+    pub optimize: OptimizeArgs,
+}
+
+/// Options running the RG optimizer on a game before using it.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct OptimizeArgs {
+    /// Optimize the RG game (the default pipeline of rg.md §9) first.
+    #[arg(long)]
+    pub optimize: bool,
+    /// Optimize with exactly these passes, comma separated (`--passes help`
+    /// lists them); implies --optimize.
+    #[arg(long, value_name = "A,B,C")]
+    pub passes: Option<String>,
 }

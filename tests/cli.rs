@@ -213,3 +213,101 @@ fn runtime_errors_exit_1_with_a_message() {
         out.stderr
     );
 }
+
+#[test]
+fn optimize_keeps_perft_and_shrinks_the_game() {
+    let plain = rgw(&["perft", &team("hrg/connect4.hrg"), "4", "--json"]);
+    let optimized = rgw(&[
+        "perft",
+        &team("hrg/connect4.hrg"),
+        "4",
+        "--json",
+        "--optimize",
+    ]);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    let count = |o: &common::Output| {
+        serde_json::from_str::<serde_json::Value>(&o.stdout).unwrap()["perft"].clone()
+    };
+    assert_eq!(count(&plain), count(&optimized));
+    let stats = rgw(&["stats", &team("hrg/connect4.hrg"), "--optimize", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stats.stdout).unwrap();
+    for field in ["nodes", "edges", "variables", "constants", "state_bits"] {
+        assert!(v[field].is_u64(), "{field} missing in {v}");
+    }
+    assert!(v["nodes"].as_u64() < v["before"]["nodes"].as_u64());
+}
+
+#[test]
+fn passes_can_be_chosen_and_unknown_ones_are_usage_errors() {
+    let out = rgw(&[
+        "translate",
+        &team("rg/ticTacToe.rg"),
+        "--passes",
+        "prune-unreachable,compact-skip-edges",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("type Player"));
+    let out = rgw(&[
+        "translate",
+        &team("rg/ticTacToe.rg"),
+        "--passes",
+        "no-such-pass",
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("unknown pass \"no-such-pass\""),
+        "{}",
+        out.stderr
+    );
+    let out = rgw(&["passes"]);
+    assert!(out.stdout.contains("compact-skip-edges"));
+}
+
+#[test]
+fn trace_writes_every_changing_pass_and_a_summary() {
+    let dir = TempDir::new("trace");
+    let trace = dir.path.join("trace").display().to_string();
+    let out = rgw(&["translate", &team("hrg/ticTacToe.hrg"), "--trace", &trace]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let names: Vec<String> = std::fs::read_dir(&trace)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    assert!(names.contains(&"00-input.rg".to_string()));
+    assert!(names.contains(&"summary.md".to_string()));
+    assert!(
+        names
+            .iter()
+            .any(|n| n.starts_with("01-") && n.ends_with(".rg")),
+        "{names:?}"
+    );
+    let summary = std::fs::read_to_string(format!("{trace}/summary.md")).unwrap();
+    assert!(summary.contains("| 0 | input |"), "{summary}");
+    assert!(summary.contains("fewer nodes"), "{summary}");
+    // Every traced game is valid RG.
+    for name in names.iter().filter(|n| n.ends_with(".rg")) {
+        let check = rgw(&["check", &format!("{trace}/{name}")]);
+        assert_eq!(check.code, 0, "{name}: {}", check.stderr);
+    }
+}
+
+#[test]
+fn dot_exports_the_automaton() {
+    let out = rgw(&["dot", &team("rg/ticTacToe.rg")]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.starts_with("digraph"));
+    assert!(out.stdout.contains("player = keeper"));
+    let has_graphviz = std::process::Command::new("dot").arg("-V").output().is_ok();
+    let svg = rgw(&["dot", &team("rg/ticTacToe.rg"), "--svg"]);
+    if has_graphviz {
+        assert_eq!(svg.code, 0, "{}", svg.stderr);
+        assert!(svg.stdout.contains("<svg"));
+    } else {
+        assert_eq!(svg.code, 1);
+        assert!(
+            svg.stderr.contains("apt install graphviz"),
+            "{}",
+            svg.stderr
+        );
+    }
+}

@@ -7,6 +7,7 @@ pub mod build;
 pub mod builtins;
 pub mod check;
 pub mod diag;
+pub mod dot;
 pub mod engine;
 pub mod model;
 pub mod opt;

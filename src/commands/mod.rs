@@ -5,8 +5,10 @@ mod convert;
 mod fmt;
 mod models;
 mod moves;
+mod optimize;
 mod perft;
 mod play;
+mod stats;
 mod translate;
 
 use std::process::ExitCode;
@@ -18,7 +20,24 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     match cli.command {
         Command::Check { file } => check::run(&file),
         Command::Fmt { file, check } => fmt::run(&file, check),
-        Command::Translate { file, output } => translate::run(&file, output.as_deref()),
+        Command::Translate {
+            file,
+            output,
+            optimize,
+            trace,
+        } => translate::run(&file, output.as_deref(), &optimize, trace.as_deref()),
+        Command::Stats {
+            file,
+            optimize,
+            json,
+        } => stats::run(&file, &optimize, json),
+        Command::Dot {
+            file,
+            output,
+            svg,
+            optimize,
+        } => stats::dot(&file, output.as_deref(), svg, &optimize),
+        Command::Passes => optimize::list(),
         Command::Convert {
             dir,
             output,

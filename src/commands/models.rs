@@ -49,8 +49,12 @@ pub fn with_model<T: ModelTask>(
     }
 }
 
+/// The RG engine running the file's RG game (translated, and optimized when
+/// asked).
 pub fn rg_engine(source: &Source, args: &ModelArgs) -> Result<Engine, CliError> {
-    Engine::from_source(&source.text, engine_options(args)).map_err(|d| source.invalid(&d))
+    let game = super::translate::to_rg(source)?.game;
+    let game = super::optimize::apply(game, &args.optimize)?;
+    Engine::new(&game, engine_options(args)).map_err(|d| source.invalid(&d))
 }
 
 pub fn engine_options(args: &ModelArgs) -> EngineOptions {

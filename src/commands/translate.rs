@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use rg_core::ast::Game;
 use rg_core::diag::Diagnostic;
 
+use crate::cli::OptimizeArgs;
 use crate::source::{CliError, Language, Source};
 
 /// A translated game and the warnings found on the way.
@@ -48,13 +49,30 @@ pub fn translate_game(source: &Source) -> Result<Translated, Vec<Diagnostic>> {
     }
 }
 
-pub fn run(path: &Path, output: Option<&Path>) -> Result<ExitCode, CliError> {
+pub fn run(
+    path: &Path,
+    output: Option<&Path>,
+    optimize: &OptimizeArgs,
+    trace: Option<&Path>,
+) -> Result<ExitCode, CliError> {
     let source = Source::read(path)?;
     let translated = to_rg(&source)?;
     if !translated.warnings.is_empty() {
         eprintln!("{}", source.render(&translated.warnings));
     }
-    let text = rg_core::print::print_game(&translated.game);
+    let game = match trace {
+        Some(dir) => {
+            let game = super::optimize::apply_traced(translated.game, optimize, dir)?;
+            eprintln!(
+                "{}: optimization trace written to {}",
+                source.name(),
+                dir.display()
+            );
+            game
+        }
+        None => super::optimize::apply(translated.game, optimize)?,
+    };
+    let text = rg_core::print::print_game(&game);
     match output {
         Some(out) => {
             std::fs::write(out, text).map_err(|e| {
