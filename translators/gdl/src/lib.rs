@@ -3,6 +3,7 @@
 
 pub mod ast;
 pub mod infix;
+pub mod lower;
 pub mod parse;
 pub mod reasoner;
 
@@ -14,6 +15,7 @@ pub mod strata;
 pub mod to_datalog;
 pub mod validate;
 
+pub use lower::{lower, translate, Translation, TranslationStats};
 pub use reasoner::{joint_perft, GdlMove, Reasoner, ReasonerLimits, ReasonerState};
 pub use to_datalog::to_datalog;
 pub use validate::{load, validate, Game};

@@ -1,0 +1,758 @@
+//! The RG game of gdl.md §7, emitted through [`GameBuilder`].
+//!
+//! Declarations (§7.3): `Player` (roles sorted by RG name), `Score`, one
+//! action type and `does_<role>` variable per role whose choice some rule
+//! reads, and the state as two maps `cur, nxt: Fact -> Bool` (a constant
+//! key folds to a plain state slot in the engine, and the copy
+//! `cur = nxt` is one edge instead of one per fact).
+//!
+//! The turn automaton (§7.4), for roles P1 … Pn in turn order:
+//!
+//! ```text
+//! begin ─ player = P1 ─▶ choose_P1            (or ─▶ goals if the initial state is terminal)
+//! choose_P ─ legal bodies of P (a shared prefix tree) ─▶ act_P_A
+//! act_P_A ─ does_P = A ─ $ A ─▶ done_P
+//! done_P ─ visible[P] = 0 ─ visible[P'] = 1 ─ player = P' ─▶ choose_P'   (the next role)
+//! done_Pn ─ player = keeper ─▶ update
+//! update: per fact F   ? next_F → nxt[F] = 1  |  ! next_F;   then cur = nxt; nxt = empty
+//! terminal: ! terminal → visible… ─ player = P1 ─▶ choose_P1  |  ? terminal ─▶ goals
+//! goals: per role, values by decreasing priority, default 0 ─ player = keeper ─▶ end
+//! ```
+//!
+//! A role's move hands the turn directly to the next role (setting the
+//! visibility after its own tag, so nobody else sees it), which saves one
+//! keeper move per role; only the step's last role hands over to the keeper
+//! for the update.
+
+use std::collections::HashMap;
+
+use propnet::ground::{AtomId, GroundProgram, TermId};
+use propnet::naming::{turn_order, NameTable};
+use rg_core::ast::{Expr, Game, Label, Type, Value};
+use rg_core::build::{label, Fragment, GameBuilder};
+use rg_core::diag::Diagnostic;
+
+use super::analysis::{Analysis, AtomKind, Cond, CycleShape, Resolved};
+use super::trie::{emit_bodies, Body, TrieSink};
+
+/// The emitted game and the lowering's warnings.
+pub struct Emitted {
+    pub game: Game,
+    pub warnings: Vec<Diagnostic>,
+}
+
+struct Names {
+    /// Role names in turn order.
+    roles: Vec<String>,
+    /// File index of each role in turn order.
+    file_index: Vec<usize>,
+    /// Per role (turn order): (action term, RG name).
+    actions: Vec<Vec<(TermId, String)>>,
+    facts: Vec<(TermId, String)>,
+}
+
+struct Emitter<'g> {
+    b: GameBuilder,
+    an: Analysis<'g>,
+    names: Names,
+    cur: Expr,
+    nxt: Expr,
+    does: Vec<Option<Expr>>,
+    /// Check targets by (atom, level): `? start -> end`.
+    fragments: HashMap<(AtomId, u32), Fragment>,
+    pending: Vec<(AtomId, u32)>,
+    pending_cycles: Vec<u32>,
+    atom_names: HashMap<AtomId, String>,
+}
+
+const ONE: &str = "1";
+const ZERO: &str = "0";
+
+/// Lowers a ground program (see the module documentation).
+pub fn emit(ground: &GroundProgram) -> Result<Emitted, Vec<Diagnostic>> {
+    let mut warnings = Vec::new();
+    let names = names(ground)?;
+    let role_turn_index: HashMap<TermId, u32> = names
+        .file_index
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| (ground.roles[i], k as u32))
+        .collect();
+    let action_index: Vec<HashMap<TermId, u32>> = names
+        .actions
+        .iter()
+        .map(|list| {
+            list.iter()
+                .enumerate()
+                .map(|(k, (t, _))| (*t, k as u32))
+                .collect()
+        })
+        .collect();
+    let fact_index: HashMap<TermId, u32> = names
+        .facts
+        .iter()
+        .enumerate()
+        .map(|(k, (t, _))| (*t, k as u32))
+        .collect();
+    let an = Analysis::new(ground, &role_turn_index, &action_index, &fact_index)
+        .map_err(|e| vec![Diagnostic::error(e.0, None)])?;
+
+    let v = ground.vocabulary;
+    // Output atoms by their arguments.
+    let mut legal_atom: HashMap<(TermId, TermId), AtomId> = HashMap::new();
+    let mut goal_atoms: HashMap<TermId, Vec<(TermId, AtomId)>> = HashMap::new();
+    let mut next_atom: HashMap<TermId, AtomId> = HashMap::new();
+    let mut terminal_atom = None;
+    let mut does_read = vec![false; names.roles.len()];
+    for (i, atom) in ground.atoms.iter().enumerate() {
+        let i = i as AtomId;
+        match (atom.relation, atom.args.as_slice()) {
+            (s, [r, a]) if s == v.legal => {
+                legal_atom.insert((*r, *a), i);
+            }
+            (s, [r, x]) if s == v.goal => goal_atoms.entry(*r).or_default().push((*x, i)),
+            (s, [f]) if s == v.next => {
+                next_atom.insert(*f, i);
+            }
+            (s, []) if s == v.terminal => terminal_atom = Some(i),
+            _ => {}
+        }
+        if let AtomKind::Does { role, .. } = an.kinds[i as usize] {
+            does_read[role as usize] = true;
+        }
+    }
+
+    // Scores: every goal value, numbers ascending (0 first: the default).
+    let mut scores: Vec<String> = vec![ZERO.to_string()];
+    for list in goal_atoms.values() {
+        for &(value, _) in list {
+            let name = ground.rg_name(value);
+            if !scores.contains(&name) {
+                scores.push(name);
+            }
+        }
+    }
+    scores.sort_by(|a, b| score_order(a).cmp(&score_order(b)).then(a.cmp(b)));
+
+    let mut b = GameBuilder::new();
+    // Symbols used in expressions must never be shadowed by generated
+    // constants or variables (rg.md §3.1).
+    b.reserve_names(names.roles.iter().cloned());
+    b.reserve_names(names.facts.iter().map(|(_, n)| n.clone()));
+    for list in &names.actions {
+        b.reserve_names(list.iter().map(|(_, n)| n.clone()));
+    }
+    b.reserve_names(scores.iter().cloned());
+    b.reserve_names([ZERO, ONE]);
+    b.define_type("Player", Type::set(names.roles.iter().cloned()));
+    b.define_type("Score", Type::set(scores.iter().cloned()));
+    let fact_type = if names.facts.is_empty() {
+        None
+    } else {
+        Some(b.set_type("Fact", names.facts.iter().map(|(_, n)| n.clone())))
+    };
+    let mut does = Vec::new();
+    for (k, role) in names.roles.iter().enumerate() {
+        if !does_read[k] {
+            does.push(None);
+            continue;
+        }
+        let ty = b.set_type(
+            &format!("does_{role}_type"),
+            names.actions[k].iter().map(|(_, n)| n.clone()),
+        );
+        let name = b.fresh_name(&format!("does_{role}"));
+        let first = names.actions[k][0].1.clone();
+        does.push(Some(b.variable(&name, ty, Value::symbol(first))));
+    }
+    let (cur, nxt, empty) = match &fact_type {
+        Some(ft) => {
+            let map_ty = Type::arrow(ft.clone(), Type::name("Bool"));
+            let initial: std::collections::HashSet<TermId> =
+                ground.initial.iter().copied().collect();
+            let entries: Vec<(String, Value)> = names
+                .facts
+                .iter()
+                .filter(|(t, _)| initial.contains(t))
+                .map(|(_, n)| (n.clone(), Value::symbol(ONE)))
+                .collect();
+            let cur_name = b.fresh_name("cur");
+            let cur = b.variable(
+                &cur_name,
+                map_ty.clone(),
+                Value::map(Value::symbol(ZERO), entries),
+            );
+            let nxt_name = b.fresh_name("nxt");
+            let nxt = b.variable(
+                &nxt_name,
+                map_ty.clone(),
+                Value::map(Value::symbol(ZERO), []),
+            );
+            let empty = b.constant("empty", map_ty, Value::map(Value::symbol(ZERO), []));
+            (cur, nxt, Some(empty))
+        }
+        None => (Expr::name("cur"), Expr::name("nxt"), None),
+    };
+    let n = names.roles.len();
+    if n > 1 {
+        b.variable(
+            "visible",
+            Type::name("Visibility"),
+            Value::map(
+                Value::symbol(ZERO),
+                [(names.roles[0].clone(), Value::symbol(ONE))],
+            ),
+        );
+    }
+
+    let mut e = Emitter {
+        b,
+        an,
+        names,
+        cur,
+        nxt,
+        does,
+        fragments: HashMap::new(),
+        pending: Vec::new(),
+        pending_cycles: Vec::new(),
+        atom_names: HashMap::new(),
+    };
+
+    // ---- the turn automaton ------------------------------------------------
+    let choose: Vec<String> = e
+        .names
+        .roles
+        .clone()
+        .iter()
+        .map(|r| e.b.node(&format!("choose_{r}")))
+        .collect();
+    let update = e.b.node("update");
+    let goals = e.b.node("goals");
+    let terminal = match terminal_atom {
+        Some(t) => e.an.resolve(propnet::ground::GroundLiteral {
+            atom: t,
+            positive: true,
+        }),
+        None => Resolved::Const(false),
+    };
+    let initially_terminal = match terminal {
+        Resolved::Const(b) => b,
+        Resolved::Cond(_) => terminal_atom.is_some_and(|t| e.an.initial_value[t as usize]),
+    };
+    if initially_terminal {
+        e.b.skip("begin", &goals);
+    } else {
+        let first = e.names.roles[0].clone();
+        e.b.edge("begin", &choose[0], label::switch(&first));
+    }
+
+    for k in 0..n {
+        let role = e.names.roles[k].clone();
+        let file = e.names.file_index[k];
+        let role_term = ground.roles[file];
+        let actions = e.names.actions[k].clone();
+        let mut targets = Vec::with_capacity(actions.len());
+        let mut bodies = Vec::new();
+        let done = e.b.node(&format!("done_{role}"));
+        for (a, (term, name)) in actions.iter().enumerate() {
+            let act = e.b.node(&format!("act_{role}_{name}"));
+            targets.push(act.clone());
+            let Some(&atom) = legal_atom.get(&(role_term, *term)) else {
+                continue;
+            };
+            if e.an.cycle_of[atom as usize].is_some() {
+                bodies.push(Body {
+                    conds: vec![Cond::Check {
+                        atom,
+                        level: 0,
+                        positive: true,
+                    }],
+                    target: a as u32,
+                });
+            } else {
+                for r in e.an.rules_of[atom as usize].clone() {
+                    if let Some((conds, _)) = e.an.resolve_body(r, None) {
+                        bodies.push(Body {
+                            conds,
+                            target: a as u32,
+                        });
+                    }
+                }
+            }
+            let mut chain = Vec::new();
+            if let Some(var) = &e.does[k] {
+                chain.push(label::assign(var.clone(), Expr::name(name.clone())));
+            }
+            chain.push(label::tag(name));
+            e.b.sequence(&act, &done, chain);
+        }
+        let hint = format!("legal_{role}");
+        let mut sink = BodySink {
+            e: &mut e,
+            targets: &targets,
+        };
+        emit_bodies(&mut sink, &choose[k].clone(), &hint, bodies);
+        // Hand over.
+        let mut chain = Vec::new();
+        if k + 1 < n {
+            let next = e.names.roles[k + 1].clone();
+            chain.push(e.visibility(&role, ZERO));
+            chain.push(e.visibility(&next, ONE));
+            chain.push(label::switch(&next));
+            e.b.sequence(&done, &choose[k + 1], chain);
+        } else {
+            chain.push(label::switch("keeper"));
+            e.b.sequence(&done, &update, chain);
+        }
+    }
+
+    // ---- the keeper: next state --------------------------------------------
+    let mut at = update.clone();
+    for f in 0..e.names.facts.len() {
+        let (term, name) = e.names.facts[f].clone();
+        let next = match next_atom.get(&term) {
+            Some(&atom) => e.an.resolve(propnet::ground::GroundLiteral {
+                atom,
+                positive: true,
+            }),
+            None => Resolved::Const(false),
+        };
+        let set = label::assign(
+            e.nxt.clone().at_key(Expr::name(name.clone())),
+            Expr::name(ONE),
+        );
+        match next {
+            Resolved::Const(false) => {}
+            Resolved::Const(true) => {
+                let to = e.b.node("update");
+                e.b.edge(&at, &to, set);
+                at = to;
+            }
+            Resolved::Cond(c) => {
+                let to = e.b.node("update");
+                let hit = e.b.node(&format!("next_{name}"));
+                let yes = e.cond_label(c);
+                let no = e.cond_label(c.negated());
+                e.b.edge(&at, &hit, yes);
+                e.b.edge(&hit, &to, set);
+                e.b.edge(&at, &to, no);
+                at = to;
+            }
+        }
+    }
+    let check_terminal = e.b.node("terminal_check");
+    match &empty {
+        Some(empty) => {
+            let chain = vec![
+                label::assign(e.cur.clone(), e.nxt.clone()),
+                label::assign(e.nxt.clone(), empty.clone()),
+            ];
+            e.b.sequence(&at, &check_terminal, chain);
+        }
+        None => e.b.skip(&at, &check_terminal),
+    }
+    let turn = e.b.node("turn");
+    let mut chain = Vec::new();
+    if n > 1 {
+        let last = e.names.roles[n - 1].clone();
+        let first = e.names.roles[0].clone();
+        chain.push(e.visibility(&last, ZERO));
+        chain.push(e.visibility(&first, ONE));
+    }
+    chain.push(label::switch(&e.names.roles[0].clone()));
+    e.b.sequence(&turn, &choose[0], chain);
+    match terminal {
+        Resolved::Const(true) => e.b.skip(&check_terminal, &goals),
+        Resolved::Const(false) => {
+            e.b.skip(&check_terminal, &turn);
+            // Never taken (the keeper is on move), but `end` must stay
+            // reachable in the graph (rg.md §4.5).
+            e.b.edge(
+                &check_terminal,
+                &goals,
+                label::ne(Expr::name("player"), Expr::name("keeper")),
+            );
+        }
+        Resolved::Cond(c) => {
+            let yes = e.cond_label(c);
+            let no = e.cond_label(c.negated());
+            e.b.edge(&check_terminal, &turn, no);
+            e.b.edge(&check_terminal, &goals, yes);
+        }
+    }
+
+    // ---- the keeper: outcome -------------------------------------------------
+    let mut at = goals;
+    for k in 0..n {
+        let role = e.names.roles[k].clone();
+        let role_term = ground.roles[e.names.file_index[k]];
+        let mut values: Vec<(TermId, AtomId)> =
+            goal_atoms.get(&role_term).cloned().unwrap_or_default();
+        if values.is_empty() {
+            warnings.push(Diagnostic::warning(
+                format!("role {role} has no goal value; the translation scores it 0"),
+                None,
+            ));
+        }
+        // Priority: the largest value first (as the native models do for an
+        // ill-formed state with several values), 0 when none holds.
+        values.sort_by(|x, y| {
+            let (a, b) = (ground.rg_name(x.0), ground.rg_name(y.0));
+            score_order(&b).cmp(&score_order(&a)).then(b.cmp(&a))
+        });
+        let out = e.b.node("goals");
+        let assign = |value: &str| {
+            label::assign(
+                Expr::name("goals").at_key(Expr::name(role.clone())),
+                Expr::name(value),
+            )
+        };
+        let mut always = 0;
+        for (value, atom) in values {
+            let value_name = ground.rg_name(value);
+            let r = e.an.resolve(propnet::ground::GroundLiteral {
+                atom,
+                positive: true,
+            });
+            match r {
+                Resolved::Const(false) => {}
+                Resolved::Const(true) => {
+                    always += 1;
+                    if always == 1 {
+                        e.b.edge(&at, &out, assign(&value_name));
+                    }
+                }
+                Resolved::Cond(c) if always == 0 => {
+                    let yes = e.cond_label(c);
+                    let no = e.cond_label(c.negated());
+                    let hit = e.b.node(&format!("goal_{role}_{value_name}"));
+                    e.b.edge(&at, &hit, yes);
+                    e.b.edge(&hit, &out, assign(&value_name));
+                    let miss = e.b.node("goals");
+                    e.b.edge(&at, &miss, no);
+                    at = miss;
+                }
+                Resolved::Cond(_) => {}
+            }
+        }
+        if always > 1 {
+            warnings.push(Diagnostic::warning(
+                format!(
+                    "role {role} has several goal values in every terminal state; the translation uses the largest"
+                ),
+                None,
+            ));
+        }
+        if always == 0 {
+            e.b.edge(&at, &out, assign(ZERO));
+        }
+        at = out;
+    }
+    e.b.edge(&at, "end", label::switch("keeper"));
+
+    // ---- subautomata -----------------------------------------------------------
+    e.flush();
+    Ok(Emitted {
+        game: e.b.finish(),
+        warnings,
+    })
+}
+
+fn score_order(name: &str) -> (u8, i64) {
+    match name.parse::<i64>() {
+        Ok(n) => (0, n),
+        Err(_) => (1, 0),
+    }
+}
+
+fn names(ground: &GroundProgram) -> Result<Names, Vec<Diagnostic>> {
+    let file_names = ground.role_names();
+    let order = turn_order(&file_names);
+    let mut role_table: NameTable<usize> = NameTable::new();
+    let roles: Vec<String> = order
+        .iter()
+        .map(|&i| role_table.name(i, file_names[i].clone()))
+        .collect();
+    let mut errors = Vec::new();
+    let mut actions = Vec::new();
+    for (k, &i) in order.iter().enumerate() {
+        let mut table: NameTable<TermId> = NameTable::new();
+        let list: Vec<(TermId, String)> = ground
+            .actions
+            .get(i)
+            .map(|l| {
+                l.iter()
+                    .map(|&t| (t, table.name(t, ground.rg_name(t))))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if list.is_empty() {
+            errors.push(Diagnostic::error(
+                format!("role {} never has a legal move", roles[k]),
+                None,
+            ));
+        }
+        actions.push(list);
+    }
+    if roles.is_empty() {
+        errors.push(Diagnostic::error("no role is defined", None));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut fact_table: NameTable<TermId> = NameTable::new();
+    let facts = ground
+        .base_facts
+        .iter()
+        .map(|&t| (t, fact_table.name(t, ground.rg_name(t))))
+        .collect();
+    Ok(Names {
+        roles,
+        file_index: order,
+        actions,
+        facts,
+    })
+}
+
+struct BodySink<'e, 'g> {
+    e: &'e mut Emitter<'g>,
+    targets: &'e [String],
+}
+
+impl TrieSink for BodySink<'_, '_> {
+    fn node(&mut self, hint: &str) -> String {
+        self.e.b.node(hint)
+    }
+
+    fn edge(&mut self, from: &str, to: &str, cond: Option<Cond>) {
+        match cond {
+            None => self.e.b.skip(from, to),
+            Some(c) => {
+                let l = self.e.cond_label(c);
+                self.e.b.edge(from, to, l);
+            }
+        }
+    }
+
+    fn target(&self, target: u32) -> String {
+        self.targets
+            .get(target as usize)
+            .cloned()
+            .unwrap_or_default()
+    }
+}
+
+impl Emitter<'_> {
+    fn visibility(&self, role: &str, value: &str) -> Label {
+        label::assign(
+            Expr::name("visible").at_key(Expr::name(role)),
+            Expr::name(value),
+        )
+    }
+
+    fn atom_name(&mut self, atom: AtomId) -> String {
+        if let Some(n) = self.atom_names.get(&atom) {
+            return n.clone();
+        }
+        let g = self.an.ground;
+        let a = &g.atoms[atom as usize];
+        let mut words = vec![g.symbols.name(a.relation)];
+        for &t in &a.args {
+            g.terms.words(&g.symbols, t, &mut words);
+        }
+        let name = propnet::naming::rg_name(words);
+        self.atom_names.insert(atom, name.clone());
+        name
+    }
+
+    /// The label testing a condition; checks create their subautomaton
+    /// on first use.
+    fn cond_label(&mut self, c: Cond) -> Label {
+        match c {
+            Cond::Fact { fact, positive } => {
+                let key = Expr::name(self.names.facts[fact as usize].1.clone());
+                let lhs = self.cur.clone().at_key(key);
+                if positive {
+                    label::eq(lhs, Expr::name(ONE))
+                } else {
+                    label::ne(lhs, Expr::name(ONE))
+                }
+            }
+            Cond::Does {
+                role,
+                action,
+                positive,
+            } => {
+                let value =
+                    Expr::name(self.names.actions[role as usize][action as usize].1.clone());
+                let var = self.does[role as usize]
+                    .clone()
+                    .unwrap_or_else(|| Expr::name("player"));
+                if positive {
+                    label::eq(var, value)
+                } else {
+                    label::ne(var, value)
+                }
+            }
+            Cond::Check {
+                atom,
+                level,
+                positive,
+            } => {
+                let f = self.fragment(atom, level);
+                Label::Reach {
+                    negated: !positive,
+                    from: f.start,
+                    to: f.end,
+                }
+            }
+        }
+    }
+
+    /// The check target of an atom (at a level of an unrolled cycle).
+    fn fragment(&mut self, atom: AtomId, level: u32) -> Fragment {
+        let mut level = level;
+        let cycle = self.an.cycle_of[atom as usize];
+        if let Some(c) = cycle {
+            if let CycleShape::Unrolled { levels } = self.an.cycles[c as usize].shape {
+                if level == 0 {
+                    level = levels;
+                }
+            }
+        }
+        if let Some(f) = self.fragments.get(&(atom, level)) {
+            return f.clone();
+        }
+        let name = self.atom_name(atom);
+        match cycle.map(|c| (c, self.an.cycles[c as usize].shape.clone())) {
+            Some((c, CycleShape::Linear)) => {
+                let atoms = self.an.cycles[c as usize].atoms.clone();
+                let end = self.b.node(&format!("{name}_derived"));
+                for a in atoms {
+                    let n = self.atom_name(a);
+                    let start = self.b.node(&format!("{n}_begin"));
+                    self.fragments.insert(
+                        (a, 0),
+                        Fragment {
+                            start,
+                            end: end.clone(),
+                        },
+                    );
+                }
+                self.pending_cycles.push(c);
+            }
+            _ => {
+                let suffix = if level > 0 {
+                    format!("_level{level}")
+                } else {
+                    String::new()
+                };
+                let f = Fragment {
+                    start: self.b.node(&format!("{name}{suffix}_begin")),
+                    end: self.b.node(&format!("{name}{suffix}_end")),
+                };
+                self.fragments.insert((atom, level), f);
+                self.pending.push((atom, level));
+            }
+        }
+        self.fragments
+            .get(&(atom, level))
+            .cloned()
+            .unwrap_or_else(|| Fragment {
+                start: "begin".into(),
+                end: "begin".into(),
+            })
+    }
+
+    /// Emits every subautomaton that has been referenced.
+    fn flush(&mut self) {
+        loop {
+            if let Some((atom, level)) = self.pending.pop() {
+                self.emit_atom(atom, level);
+            } else if let Some(c) = self.pending_cycles.pop() {
+                self.emit_linear_cycle(c);
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn emit_atom(&mut self, atom: AtomId, level: u32) {
+        let Some(f) = self.fragments.get(&(atom, level)).cloned() else {
+            return;
+        };
+        let cycle = self.an.cycle_of[atom as usize];
+        let mut bodies = Vec::new();
+        for r in self.an.rules_of[atom as usize].clone() {
+            let keep = if level > 0 { cycle } else { None };
+            let Some((mut conds, inside)) = self.an.resolve_body(r, keep) else {
+                continue;
+            };
+            if !inside.is_empty() {
+                if level <= 1 {
+                    continue;
+                }
+                conds.extend(inside.into_iter().map(|a| Cond::Check {
+                    atom: a,
+                    level: level - 1,
+                    positive: true,
+                }));
+            }
+            bodies.push(Body { conds, target: 0 });
+        }
+        let name = self.atom_name(atom);
+        let targets = [f.end.clone()];
+        let mut sink = BodySink {
+            e: self,
+            targets: &targets,
+        };
+        emit_bodies(&mut sink, &f.start, &name, bodies);
+    }
+
+    fn emit_linear_cycle(&mut self, c: u32) {
+        let atoms = self.an.cycles[c as usize].atoms.clone();
+        let Some(end) = atoms
+            .first()
+            .and_then(|a| self.fragments.get(&(*a, 0)))
+            .map(|f| f.end.clone())
+        else {
+            return;
+        };
+        // Target 0 is the shared end; target k + 1 is the start of atoms[k].
+        let mut targets = vec![end];
+        let mut position = HashMap::new();
+        for (k, &a) in atoms.iter().enumerate() {
+            position.insert(a, k as u32 + 1);
+            targets.push(
+                self.fragments
+                    .get(&(a, 0))
+                    .map(|f| f.start.clone())
+                    .unwrap_or_default(),
+            );
+        }
+        for &a in &atoms {
+            let mut bodies = Vec::new();
+            for r in self.an.rules_of[a as usize].clone() {
+                let Some((conds, inside)) = self.an.resolve_body(r, Some(c)) else {
+                    continue;
+                };
+                let target = match inside.first() {
+                    Some(y) => position.get(y).copied().unwrap_or(0),
+                    None => 0,
+                };
+                bodies.push(Body { conds, target });
+            }
+            let start = position
+                .get(&a)
+                .and_then(|&k| targets.get(k as usize))
+                .cloned()
+                .unwrap_or_default();
+            let name = self.atom_name(a);
+            let mut sink = BodySink {
+                e: self,
+                targets: &targets,
+            };
+            emit_bodies(&mut sink, &start, &name, bodies);
+        }
+    }
+}
