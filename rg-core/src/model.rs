@@ -126,7 +126,9 @@ impl Budget {
     }
 
     /// Counts one expanded node; fails once a limit is passed. The clock is
-    /// read every 256 nodes to keep the check cheap.
+    /// read at every node: a single move generation can take long (arimaa,
+    /// with 200,000 moves per position), and reading a monotonic clock costs
+    /// far less than generating moves.
     #[inline]
     pub fn tick(&mut self) -> Result<(), LimitError> {
         self.nodes += 1;
@@ -135,7 +137,7 @@ impl Budget {
                 return Err(LimitError::Nodes(max));
             }
         }
-        if self.nodes.is_multiple_of(256) {
+        if self.deadline.is_some() {
             self.check_time()?;
         }
         Ok(())

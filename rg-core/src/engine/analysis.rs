@@ -70,8 +70,15 @@ pub fn node_info(
     info
 }
 
+/// A join is only worth a visited check when at least this many edges can
+/// follow it: re-exploring a short suffix twice is cheaper than hashing the
+/// state at every arrival.
+const JOIN_REGION: usize = 24;
+
 /// Nodes on a cycle (a non-trivial strongly connected component or a self
-/// loop) or with two or more incoming edges.
+/// loop), which need a visited check for the search to terminate, and joins
+/// (two or more incoming edges) followed by a large region, where a check
+/// avoids repeating much work.
 fn cyclic_or_join(n: usize, successors: impl Fn(usize) -> Vec<usize>) -> Vec<bool> {
     let mut graph = DiGraph::<(), ()>::with_capacity(n, n);
     for _ in 0..n {
@@ -93,10 +100,30 @@ fn cyclic_or_join(n: usize, successors: impl Fn(usize) -> Vec<usize>) -> Vec<boo
             }
         }
     }
+    let successor_lists: Vec<Vec<usize>> = (0..n).map(&successors).collect();
     for (node, degree) in in_degree.into_iter().enumerate() {
-        if degree >= 2 {
+        if degree >= 2 && !flagged[node] && region_exceeds(&successor_lists, node, JOIN_REGION) {
             flagged[node] = true;
         }
     }
     flagged
+}
+
+/// Whether more than `limit` edges are reachable from `start`.
+fn region_exceeds(successors: &[Vec<usize>], start: usize, limit: usize) -> bool {
+    let mut seen = std::collections::HashSet::from([start]);
+    let mut stack = vec![start];
+    let mut edges = 0;
+    while let Some(n) = stack.pop() {
+        for &m in &successors[n] {
+            edges += 1;
+            if edges > limit {
+                return true;
+            }
+            if seen.insert(m) {
+                stack.push(m);
+            }
+        }
+    }
+    false
 }
