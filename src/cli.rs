@@ -46,6 +46,10 @@ pub enum Command {
         /// Stop after this many seconds, reporting the depths completed.
         #[arg(long, value_name = "SECS")]
         time_limit: Option<f64>,
+        /// GDL: classic joint-move perft (one step of all roles per depth)
+        /// instead of the sequential per-role moves of the RG translation.
+        #[arg(long)]
+        joint: bool,
     },
     /// Run random playouts and report their speed and outcomes.
     Play {
@@ -133,6 +137,25 @@ pub enum Command {
     },
     /// List the RG optimization passes.
     Passes,
+    /// Compare a game's models by perft depth by depth: native vs RG
+    /// translation (RBG, GDL; GDL also vs propnet), or RG vs optimized RG.
+    Verify {
+        /// The game file.
+        file: PathBuf,
+        /// The deepest depth compared.
+        #[arg(long, value_name = "D")]
+        depth: u32,
+        /// Stop after this many seconds per comparison, saying how deep it got.
+        #[arg(long, value_name = "SECS")]
+        time_limit: Option<f64>,
+        #[command(flatten)]
+        model: ModelArgs,
+    },
+    /// Print the low-level RBG that a (high-level) RBG file expands to.
+    Preprocess {
+        /// The .rbg file.
+        file: PathBuf,
+    },
     /// Rewrite an RG file in canonical form.
     Fmt {
         /// The RG file.

@@ -40,10 +40,37 @@ pub fn run(path: &Path) -> Result<ExitCode, CliError> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        other => Err(CliError::Usage(format!(
-            "rgw check does not support .{} files yet",
-            other.name()
-        ))),
+        Language::Rbg => {
+            let game = rbg::parse_and_check(&source.text).map_err(|d| source.invalid(&d))?;
+            println!(
+                "{}: ok: {} players, {} pieces, {} variables, {} vertices, {} modifiers",
+                source.name(),
+                game.players.len(),
+                game.pieces.len(),
+                game.variables.len(),
+                game.board.len(),
+                game.modifier_count()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Language::Gdl => {
+            let game = gdl::load(&source.text).map_err(|d| source.invalid(&d))?;
+            if !game.warnings.is_empty() {
+                eprintln!("{}", source.render(&game.warnings));
+            }
+            println!(
+                "{}: ok: {} roles, {} rules{}",
+                source.name(),
+                game.roles.len(),
+                game.rules.len(),
+                if game.warnings.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({} warnings)", game.warnings.len())
+                }
+            );
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

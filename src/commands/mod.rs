@@ -10,6 +10,7 @@ mod perft;
 mod play;
 mod stats;
 mod translate;
+mod verify;
 
 use std::process::ExitCode;
 
@@ -73,7 +74,15 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             model,
             json,
             time_limit,
-        } => perft::run(&file, depth, &model, json, time_limit),
+            joint,
+        } => perft::run(&file, depth, &model, json, time_limit, joint),
+        Command::Verify {
+            file,
+            depth,
+            time_limit,
+            model,
+        } => verify::run(&file, depth, time_limit, &model),
+        Command::Preprocess { file } => translate::preprocess(&file),
         Command::Play {
             file,
             playouts,

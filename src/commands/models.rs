@@ -18,6 +18,36 @@ pub trait ModelTask {
     fn run<M: ForwardModel>(self, model: &M, description: &str) -> Result<Self::Output, CliError>;
 }
 
+/// Which model `--via` selects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// The language's own semantics (RBG interpreter, GDL reasoner; RG and
+    /// HRG have only the RG engine).
+    Native,
+    Rg,
+    Propnet,
+}
+
+pub fn via(source: &Source, args: &ModelArgs) -> Result<Via, CliError> {
+    let via = match args.via.as_deref() {
+        None | Some("native") => Via::Native,
+        Some("rg") => Via::Rg,
+        Some("propnet") if source.language == Language::Gdl => Via::Propnet,
+        Some(other) => {
+            let options = match source.language {
+                Language::Gdl => "native, propnet or rg",
+                Language::Rbg => "native or rg",
+                Language::Rg | Language::Hrg => "rg",
+            };
+            return Err(CliError::Usage(format!(
+                "--via {other} is not available for .{} files (choose {options})",
+                source.language.name()
+            )));
+        }
+    };
+    Ok(via)
+}
+
 /// Builds the model selected by the file's language and `--via`, then runs
 /// `task` on it.
 pub fn with_model<T: ModelTask>(
@@ -25,27 +55,16 @@ pub fn with_model<T: ModelTask>(
     args: &ModelArgs,
     task: T,
 ) -> Result<T::Output, CliError> {
-    let via = args.via.as_deref();
-    match (source.language, via) {
-        (Language::Rg, None | Some("rg")) => {
-            let engine = rg_engine(source, args)?;
-            task.run(&engine, "RG engine")
+    match (source.language, via(source, args)?) {
+        // RG runs on the engine; HRG has no native semantics, so its games
+        // run through the translation.
+        (Language::Rg, _) => task.run(&rg_engine(source, args)?, "RG engine"),
+        (Language::Hrg, _) | (_, Via::Rg) => {
+            task.run(&rg_engine(source, args)?, "RG engine (translated)")
         }
-        // HRG has no native semantics: its games run through the translation.
-        (Language::Hrg, None | Some("rg")) => {
-            let game = super::translate::to_rg(source)?.game;
-            let engine =
-                Engine::new(&game, engine_options(args)).map_err(|d| source.invalid(&d))?;
-            task.run(&engine, "RG engine (translated)")
-        }
-        (language, Some(other)) => Err(CliError::Usage(format!(
-            "--via {other} is not available for .{} files",
-            language.name()
-        ))),
-        (language, None) => Err(CliError::Usage(format!(
-            "running .{} files is not supported yet",
-            language.name()
-        ))),
+        (Language::Rbg, _) => task.run(&rbg_interpreter(source)?, "RBG interpreter"),
+        (Language::Gdl, Via::Propnet) => task.run(&propnet_model(source)?, "GDL propnet"),
+        (Language::Gdl, _) => task.run(&gdl_reasoner(source)?, "GDL reasoner"),
     }
 }
 
@@ -54,7 +73,11 @@ pub fn with_model<T: ModelTask>(
 pub fn rg_engine(source: &Source, args: &ModelArgs) -> Result<Engine, CliError> {
     let game = super::translate::to_rg(source)?.game;
     let game = super::optimize::apply(game, &args.optimize)?;
-    Engine::new(&game, engine_options(args)).map_err(|d| source.invalid(&d))
+    engine_for(source, &game, args)
+}
+
+pub fn engine_for(source: &Source, game: &Game, args: &ModelArgs) -> Result<Engine, CliError> {
+    Engine::new(game, engine_options(args)).map_err(|d| source.invalid(&d))
 }
 
 pub fn engine_options(args: &ModelArgs) -> EngineOptions {
@@ -63,6 +86,29 @@ pub fn engine_options(args: &ModelArgs) -> EngineOptions {
         lenient: args.lenient,
         ..EngineOptions::default()
     }
+}
+
+pub fn rbg_interpreter(source: &Source) -> Result<rbg::Interpreter, CliError> {
+    let game = rbg::parse_and_check(&source.text).map_err(|d| source.invalid(&d))?;
+    rbg::Interpreter::new(&game).map_err(|d| source.invalid(&[d]))
+}
+
+pub fn gdl_game(source: &Source) -> Result<gdl::Game, CliError> {
+    gdl::load(&source.text).map_err(|d| source.invalid(&d))
+}
+
+pub fn gdl_reasoner(source: &Source) -> Result<gdl::Reasoner, CliError> {
+    let game = gdl_game(source)?;
+    gdl::Reasoner::new(&game).map_err(|e| runtime_error(source, e))
+}
+
+pub fn propnet_model(source: &Source) -> Result<propnet::PropnetModel, CliError> {
+    let game = gdl_game(source)?;
+    propnet::PropnetModel::new(
+        &gdl::to_datalog(&game),
+        &propnet::GroundingLimits::default(),
+    )
+    .map_err(|e| CliError::Failed(format!("error: {}: {e}", source.name())))
 }
 
 /// A model failure at run time, as a command error.

@@ -16,6 +16,7 @@ pub fn run(
     args: &ModelArgs,
     json: bool,
     time_limit: Option<f64>,
+    joint: bool,
 ) -> Result<ExitCode, CliError> {
     let source = Source::read(path)?;
     let budget = match time_limit {
@@ -29,7 +30,11 @@ pub fn run(
         }
         None => Budget::unlimited(),
     };
-    let (results, stopped) = with_model(&source, args, Series { depth, budget })?;
+    let (results, stopped) = if joint {
+        joint_series(&source, args, depth, budget)?
+    } else {
+        with_model(&source, args, Series { depth, budget })?
+    };
     if json {
         let object = serde_json::json!({
             "file": source.name(),
@@ -71,4 +76,50 @@ impl ModelTask for Series {
     fn run<M: ForwardModel>(mut self, model: &M, _: &str) -> Result<Self::Output, CliError> {
         Ok(perft_series(model, self.depth, &mut self.budget))
     }
+}
+
+/// GDL joint-move perft at every depth (`--joint`).
+fn joint_series(
+    source: &Source,
+    args: &ModelArgs,
+    depth: u32,
+    mut budget: Budget,
+) -> Result<(Vec<(u64, Duration)>, Option<LimitError>), CliError> {
+    use super::models::{gdl_reasoner, propnet_model, via, Via};
+    use crate::source::Language;
+    if source.language != Language::Gdl {
+        return Err(CliError::Usage(
+            "--joint applies to GDL (.kif, .gdl) files only".into(),
+        ));
+    }
+    let mut results = Vec::new();
+    let which = via(source, args)?;
+    if which == Via::Rg {
+        return Err(CliError::Usage(
+            "--joint counts GDL joint moves: use the native or propnet model".into(),
+        ));
+    }
+    let reasoner = if which == Via::Native {
+        Some(gdl_reasoner(source)?)
+    } else {
+        None
+    };
+    let propnet = if which == Via::Propnet {
+        Some(propnet_model(source)?)
+    } else {
+        None
+    };
+    for d in 0..=depth {
+        let start = std::time::Instant::now();
+        let count = match (&reasoner, &propnet) {
+            (Some(r), _) => gdl::joint_perft(r, d, &mut budget),
+            (_, Some(p)) => p.joint_perft(d, &mut budget),
+            _ => unreachable!("one model is built"),
+        };
+        match count {
+            Ok(c) => results.push((c, start.elapsed())),
+            Err(e) => return Ok((results, Some(e))),
+        }
+    }
+    Ok((results, None))
 }

@@ -42,6 +42,13 @@ pub fn translate_game(source: &Source) -> Result<Translated, Vec<Diagnostic>> {
                 warnings: t.warnings,
             })
         }
+        Language::Gdl => {
+            let t = gdl::translate(&source.text, &propnet::GroundingLimits::default())?;
+            Ok(Translated {
+                game: t.game,
+                warnings: t.warnings,
+            })
+        }
         other => Err(vec![Diagnostic::error(
             format!("translating .{} files is not supported yet", other.name()),
             None,
@@ -81,6 +88,24 @@ pub fn run(
             eprintln!("{}: translated to {}", source.name(), out.display());
         }
         None => print!("{text}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `rgw preprocess FILE`: the low-level RBG of a high-level file.
+pub fn preprocess(path: &Path) -> Result<ExitCode, CliError> {
+    let source = Source::read(path)?;
+    if source.language != Language::Rbg {
+        return Err(CliError::Usage(format!(
+            "rgw preprocess expands RBG files; {} is a .{} file",
+            source.name(),
+            source.language.name()
+        )));
+    }
+    let preprocessed = rbg::preprocess(&source.text).map_err(|d| source.invalid(&d))?;
+    print!("{}", preprocessed.text);
+    if !preprocessed.text.ends_with('\n') {
+        println!();
     }
     Ok(ExitCode::SUCCESS)
 }
