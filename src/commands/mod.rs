@@ -10,7 +10,7 @@ mod perft;
 mod play;
 mod stats;
 mod translate;
-mod verify;
+pub mod verify;
 
 use std::process::ExitCode;
 

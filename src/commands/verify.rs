@@ -115,3 +115,21 @@ impl<M: ForwardModel> Checkable for M {
         verify(self, engine, depth, budget)
     }
 }
+
+/// The file's native model against the RG engine running `game` (its
+/// translation): `None` when the language has no native model.
+pub fn against_native(
+    source: &Source,
+    game: &rg_core::ast::Game,
+    depth: u32,
+    budget: &mut Budget,
+    args: &ModelArgs,
+) -> Result<Option<Verdict>, CliError> {
+    let native: Box<dyn Checkable> = match source.language {
+        Language::Rbg => Box::new(rbg_interpreter(source)?),
+        Language::Gdl => Box::new(gdl_reasoner(source)?),
+        Language::Rg | Language::Hrg => return Ok(None),
+    };
+    let engine = engine_for(source, game, args)?;
+    Ok(Some(native.against(&engine, depth, budget)))
+}

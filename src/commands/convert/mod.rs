@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rg_core::model::Budget;
+use rg_core::verify::Verdict;
 
 use super::models;
 use super::translate;
@@ -226,20 +227,55 @@ fn convert_one(path: &Path, options: &ConvertOptions) -> GameReport {
         return report;
     };
     let mut budget = Budget::with_deadline(Some(deadline));
-    match models::translation_perft(&translated.game, depth, &mut budget, &options.model) {
-        Ok((perft, stopped)) => {
-            report.verified_depth = perft.len().checked_sub(1).map(|d| d as u32);
-            report.perft = perft;
-            report.note = stopped.map(|reason| format!("stopped early: {reason}"));
-            report.status = Status::Translated;
-            report.note = Some(match report.note.take() {
-                Some(n) => format!("no native model to compare with; {n}"),
-                None => "no native model to compare with".to_string(),
-            });
-            report
-        }
-        Err(e) => report.failed(format!("the translated game fails: {e}")),
+    let game = match super::optimize::apply(translated.game, &options.model.optimize) {
+        Ok(game) => game,
+        Err(e) => return report.failed(e.to_string()),
+    };
+    match super::verify::against_native(&source, &game, depth, &mut budget, &options.model) {
+        Ok(Some(verdict)) => record_verdict(report, verdict),
+        Ok(None) => match models::translation_perft(&game, depth, &mut budget, &options.model) {
+            Ok((perft, stopped)) => {
+                report.verified_depth = perft.len().checked_sub(1).map(|d| d as u32);
+                report.perft = perft;
+                report.status = Status::Translated;
+                report.note = Some(match stopped {
+                    Some(reason) => {
+                        format!("no native model to compare with; stopped early: {reason}")
+                    }
+                    None => "no native model to compare with".to_string(),
+                });
+                report
+            }
+            Err(e) => report.failed(format!("the translated game fails: {e}")),
+        },
+        Err(e) => report.failed(e.to_string().lines().next().unwrap_or("").to_string()),
     }
+}
+
+/// A game's status from the verdict of native vs translated perft.
+fn record_verdict(mut report: GameReport, verdict: Verdict) -> GameReport {
+    report.perft = verdict.agreed().to_vec();
+    report.verified_depth = report.perft.len().checked_sub(1).map(|d| d as u32);
+    match verdict {
+        Verdict::Agree { stopped, .. } => {
+            // Depth 0 alone proves nothing: it is 1 for every game.
+            report.status = if report.verified_depth.unwrap_or(0) >= 1 {
+                Status::Verified
+            } else {
+                Status::Translated
+            };
+            report.note = stopped.map(|reason| format!("stopped early: {reason}"));
+        }
+        Verdict::Differ { .. } => {
+            report.status = Status::Mismatch;
+            report.error = Some(verdict.to_string());
+        }
+        Verdict::Failed { .. } => {
+            report.status = Status::Failed;
+            report.error = Some(verdict.to_string());
+        }
+    }
+    report
 }
 
 /// `rbg/chess.rbg` → `rbg/chess.rg`.
@@ -254,4 +290,53 @@ fn count_nodes(game: &rg_core::ast::Game) -> usize {
         nodes.insert(e.to.as_str());
     }
     nodes.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rg_core::engine::{Engine, EngineOptions};
+
+    const TIC_TAC_TOE: &str = include_str!("../../../corpus/rg/ticTacToe.rg");
+
+    /// Two models that really differ: the second forbids the centre cell
+    /// once `a1` is taken.
+    fn differing_verdict() -> Verdict {
+        let broken = TIC_TAC_TOE.replace(
+            "picked, free: board[cell] == empty;",
+            "picked, free0: board[cell] == empty;\nfree0, free: board[a1] == empty;\nfree0, free: cell != b2;",
+        );
+        let a = Engine::from_source(TIC_TAC_TOE, EngineOptions::default()).unwrap();
+        let b = Engine::from_source(&broken, EngineOptions::default()).unwrap();
+        rg_core::verify::verify(&a, &b, 3, &mut Budget::unlimited())
+    }
+
+    #[test]
+    fn a_mismatch_is_reported_with_depth_and_move_prefix() {
+        let report = record_verdict(GameReport::new("g.rbg".into(), "rbg"), differing_verdict());
+        assert_eq!(report.status, Status::Mismatch);
+        assert_eq!(report.perft, vec![1, 9]);
+        assert_eq!(report.verified_depth, Some(1));
+        let error = report.error.unwrap();
+        assert!(
+            error.starts_with("differ at depth 2: 72 vs 71; after /a1/"),
+            "{error}"
+        );
+        assert!(
+            error.contains("moves only in the first model: \"b2\""),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn agreement_at_depth_0_only_is_not_verification() {
+        let a = Engine::from_source(TIC_TAC_TOE, EngineOptions::default()).unwrap();
+        let verdict = rg_core::verify::verify(&a, &a, 0, &mut Budget::unlimited());
+        let report = record_verdict(GameReport::new("g.rbg".into(), "rbg"), verdict);
+        assert_eq!(report.status, Status::Translated);
+        let verdict = rg_core::verify::verify(&a, &a, 2, &mut Budget::unlimited());
+        let report = record_verdict(GameReport::new("g.rbg".into(), "rbg"), verdict);
+        assert_eq!(report.status, Status::Verified);
+        assert_eq!(report.perft, vec![1, 9, 72]);
+    }
 }
