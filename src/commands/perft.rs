@@ -65,13 +65,16 @@ pub fn run(
     }
 }
 
+/// Counts and times of the completed depths, and why it stopped early.
+type PerftSeries = (Vec<(u64, Duration)>, Option<LimitError>);
+
 struct Series {
     depth: u32,
     budget: Budget,
 }
 
 impl ModelTask for Series {
-    type Output = (Vec<(u64, Duration)>, Option<LimitError>);
+    type Output = PerftSeries;
 
     fn run<M: ForwardModel>(mut self, model: &M, _: &str) -> Result<Self::Output, CliError> {
         Ok(perft_series(model, self.depth, &mut self.budget))
@@ -84,7 +87,7 @@ fn joint_series(
     args: &ModelArgs,
     depth: u32,
     mut budget: Budget,
-) -> Result<(Vec<(u64, Duration)>, Option<LimitError>), CliError> {
+) -> Result<PerftSeries, CliError> {
     use super::models::{gdl_reasoner, propnet_model, via, Via};
     use crate::source::Language;
     if source.language != Language::Gdl {
