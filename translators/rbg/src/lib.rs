@@ -3,7 +3,8 @@
 //!
 //! Pipeline: high-level text --[`preprocess`]--> low-level text + source map
 //! --[`parse::parse_ll`]--> [`ast::Game`] --[`check::check`]--> checked game
-//! --[`Interpreter::new`]--> [`rg_core::model::ForwardModel`].
+//! --[`Interpreter::new`]--> [`rg_core::model::ForwardModel`];
+//! checked game --[`lower()`]--> RG game ([`translate`] runs it all).
 //! [`parse_and_check`] runs the whole pipeline and reports every diagnostic
 //! in the coordinates of the original source.
 
@@ -11,10 +12,12 @@ pub mod ast;
 pub mod check;
 pub mod interpreter;
 pub mod lexer;
+pub mod lower;
 pub mod parse;
 pub mod preprocess;
 
 pub use interpreter::{Interpreter, Move, State};
+pub use lower::{lower, lower_with, translate, translate_with, LowerOptions, Translation};
 pub use preprocess::{preprocess, Preprocessed};
 
 use rg_core::diag::Diagnostic;
