@@ -4,7 +4,7 @@
 //! which the reasoner, the propnet model and the engine agree, with about
 //! 20 s per game
 //! (`cargo test --release -p gdl --test translate_sweep -- --ignored --nocapture`;
-//! `GAME=name` restricts it, `SECONDS=n` changes the budget).
+//! `GAME=name` restricts it, `BUDGET_SECONDS=n` changes the budget).
 
 use std::time::{Duration, Instant};
 
@@ -21,7 +21,7 @@ fn translate_sweep() {
     };
     let table = testkit::perft_table(&corpus);
     let filter = std::env::var("GAME").ok();
-    let seconds: u64 = std::env::var("SECONDS")
+    let seconds: u64 = std::env::var("BUDGET_SECONDS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
@@ -59,7 +59,10 @@ fn translate_sweep() {
         let engine = match Engine::new(&t.game, EngineOptions::default()) {
             Ok(e) => e,
             Err(errors) => {
-                println!("| `{stem}` | {roles} | engine refuses: {} | | | | | | | |", errors[0].message);
+                println!(
+                    "| `{stem}` | {roles} | engine refuses: {} | | | | | | | |",
+                    errors[0].message
+                );
                 continue;
             }
         };

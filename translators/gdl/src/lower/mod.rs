@@ -113,3 +113,211 @@ pub fn lower(game: &GdlGame, ground: &GroundProgram) -> Result<Translation, Vec<
         stats,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rg_core::engine::{Engine, EngineOptions};
+    use rg_core::model::{perft, Budget, ForwardModel};
+    use rg_core::print::print_game;
+    use rg_core::verify::verify;
+
+    const COINS: &str = "
+        (role alice) (role bob)
+        (init fresh)
+        (coin h) (coin t)
+        (<= (legal ?r (pick ?c)) (role ?r) (coin ?c) (true fresh))
+        (<= same (does alice (pick ?c)) (does bob (pick ?c)))
+        (<= (next (won alice)) same)
+        (<= (next (won bob)) (not same))
+        (<= terminal (not (true fresh)))
+        (<= (goal ?r 100) (true (won ?r)))
+        (<= (goal ?r 0) (role ?r) (not (true (won ?r))))";
+
+    fn translated(source: &str) -> Translation {
+        match translate(source, &GroundingLimits::default()) {
+            Ok(t) => t,
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+
+    fn engine(t: &Translation) -> Engine {
+        Engine::new(&t.game, EngineOptions::default()).expect("engine")
+    }
+
+    fn rg_perft(t: &Translation, max: u32) -> Vec<u64> {
+        let e = engine(t);
+        let s = e.initial().unwrap();
+        (0..=max)
+            .map(|d| perft(&e, &s, d, &mut Budget::unlimited()).unwrap())
+            .collect()
+    }
+
+    /// Agreement with the native reasoner at every depth up to `max`.
+    fn agrees_with_reasoner(source: &str, max: u32) -> Vec<u64> {
+        let t = translated(source);
+        let game = crate::load(source).unwrap();
+        let reasoner = crate::Reasoner::new(&game).unwrap();
+        let verdict = verify(&reasoner, &engine(&t), max, &mut Budget::unlimited());
+        assert!(verdict.agrees(), "{verdict}\n{}", print_game(&t.game));
+        verdict.agreed().to_vec()
+    }
+
+    #[test]
+    fn worked_example_of_the_spec() {
+        // gdl.md §7.8: RG perft 1, 2, 4, 0, 0.
+        let t = translated(COINS);
+        assert_eq!(rg_perft(&t, 4), vec![1, 2, 4, 0, 0]);
+        assert_eq!(agrees_with_reasoner(COINS, 4), vec![1, 2, 4, 0, 0]);
+        let printed = print_game(&t.game);
+        assert!(
+            printed.contains("type Player = { alice, bob };"),
+            "{printed}"
+        );
+        assert!(printed.contains("$ pick_h"), "{printed}");
+    }
+
+    #[test]
+    fn goals_and_hidden_choices() {
+        let t = translated(COINS);
+        let e = engine(&t);
+        let mut s = e.initial().unwrap();
+        let mut moves = Vec::new();
+        for pick in ["pick_h", "pick_h"] {
+            e.legal_moves(&s, &mut moves).unwrap();
+            let m = moves
+                .iter()
+                .find(|m| e.format_move(m) == pick)
+                .unwrap()
+                .clone();
+            // Nobody but the mover sees the tag.
+            let seen = m.visibility.as_ref().map(|v| v[0]);
+            assert_eq!(seen.map(u64::count_ones), Some(1));
+            e.apply(&mut s, &m).unwrap();
+        }
+        assert!(e.is_terminal(&s));
+        assert_eq!(e.goals(&s), vec![100, 0]);
+    }
+
+    #[test]
+    fn a_role_named_player_gets_the_turn() {
+        let source = "
+            (role player) (role other)
+            (init (count 0)) (succ 0 1) (succ 1 2)
+            (<= (legal player (go ?x)) (true (count ?c)) (succ ?c ?x))
+            (<= (legal player wait) (true (count 0)))
+            (<= (legal other noop))
+            (<= (next (count ?y)) (does player (go ?y)))
+            (<= (next (count ?c)) (does player wait) (true (count ?c)))
+            (<= terminal (true (count 2)))
+            (<= (goal ?r 50) (role ?r))";
+        let t = translated(source);
+        assert!(print_game(&t.game).contains("player_"));
+        agrees_with_reasoner(source, 8);
+    }
+
+    #[test]
+    fn a_role_without_actions_is_an_error() {
+        let source =
+            "(role a) (role b) (<= (legal a noop)) (<= terminal (true done)) (goal a 0) (goal b 0)";
+        let errors = translate(source, &GroundingLimits::default()).unwrap_err();
+        assert_eq!(errors[0].message, "role b never has a legal move");
+    }
+
+    #[test]
+    fn grounding_limits_name_the_relation() {
+        let source = "
+            (role r) (n 0) (n 1) (n 2) (n 3) (n 4) (n 5) (n 6) (n 7) (n 8) (n 9)
+            (<= (legal r (set ?a ?b ?c)) (n ?a) (n ?b) (n ?c))
+            (<= (next (at ?a ?b ?c)) (does r (set ?a ?b ?c)))
+            (<= terminal (true (at 1 1 1)))
+            (goal r 0)";
+        let limits = GroundingLimits {
+            max_atoms: 200,
+            ..GroundingLimits::default()
+        };
+        let errors = translate(source, &limits).unwrap_err();
+        assert!(errors[0].message.contains("legal"), "{}", errors[0].message);
+    }
+
+    #[test]
+    fn terminal_initial_state_goes_to_the_goals() {
+        let source = "
+            (role r) (init done)
+            (<= (legal r noop))
+            (<= terminal (true done))
+            (<= (goal r 100) (true done))";
+        let t = translated(source);
+        assert_eq!(rg_perft(&t, 2), vec![1, 0, 0]);
+        let e = engine(&t);
+        let s = e.initial().unwrap();
+        assert!(e.is_terminal(&s));
+        assert_eq!(e.goals(&s), vec![100]);
+    }
+
+    #[test]
+    fn linear_recursion_is_a_graph_search() {
+        // Connectivity over a changing edge relation: cyclic ground rules.
+        let source = "
+            (role r) (node a) (node b) (node c)
+            (init (edge a b)) (init (edge b a))
+            (<= (path ?x ?y) (true (edge ?x ?y)))
+            (<= (path ?x ?z) (path ?x ?y) (true (edge ?y ?z)))
+            (<= (legal r (link ?x ?y)) (node ?x) (node ?y) (distinct ?x ?y) (not (path ?x ?y)))
+            (<= (legal r noop))
+            (<= (next (edge ?x ?y)) (true (edge ?x ?y)))
+            (<= (next (edge ?x ?y)) (does r (link ?x ?y)))
+            (<= terminal (path c a))
+            (<= (goal r 100) (path a c))
+            (<= (goal r 0) (not (path a c)))";
+        agrees_with_reasoner(source, 4);
+        let t = translated(source);
+        assert!(print_game(&t.game).contains("_derived"));
+    }
+
+    #[test]
+    fn non_linear_recursion_is_unrolled() {
+        let source = "
+            (role r) (node a) (node b) (node c) (node d)
+            (init (edge a b)) (init (edge b c))
+            (<= (path ?x ?y) (true (edge ?x ?y)))
+            (<= (path ?x ?z) (node ?y) (path ?x ?y) (path ?y ?z))
+            (<= (legal r (link ?x ?y)) (node ?x) (node ?y) (distinct ?x ?y) (not (path ?x ?y)))
+            (<= (next (edge ?x ?y)) (true (edge ?x ?y)))
+            (<= (next (edge ?x ?y)) (does r (link ?x ?y)))
+            (<= terminal (path d a))
+            (<= (goal r 100) (path a d))";
+        agrees_with_reasoner(source, 3);
+        let t = translated(source);
+        assert!(print_game(&t.game).contains("_level"));
+    }
+
+    #[test]
+    fn several_goal_values_take_the_largest() {
+        let source = "
+            (role r) (init s)
+            (<= (legal r noop))
+            (<= (next t) (true s))
+            (<= terminal (true t))
+            (<= (goal r 10) (true t))
+            (<= (goal r 70) (true t))";
+        let t = translated(source);
+        let e = engine(&t);
+        let mut s = e.initial().unwrap();
+        let mut moves = Vec::new();
+        e.legal_moves(&s, &mut moves).unwrap();
+        e.apply(&mut s, &moves[0]).unwrap();
+        assert!(e.is_terminal(&s));
+        assert_eq!(e.goals(&s), vec![70]);
+    }
+
+    #[test]
+    fn a_role_without_goals_is_warned_about() {
+        let source = "(role r) (init s) (<= (legal r noop)) (<= terminal (true s))";
+        let t = translated(source);
+        assert!(t
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("role r has no goal value")));
+    }
+}
