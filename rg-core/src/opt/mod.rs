@@ -9,17 +9,22 @@
 //! dropped: passes rename and merge nodes, which would make such hints
 //! false (pragmas are hints; the engine does not need them).
 
+mod compact_comparisons;
 mod compact_skips;
 mod dataflow;
 mod graph;
+mod inline_reachability;
 mod join_exclusive;
 mod join_prefixes;
 mod join_suffixes;
 mod propagate_constants;
 mod prune_self_loops;
+mod prune_singleton_types;
 mod prune_unreachable;
 mod prune_unused;
 mod skip_self;
+mod skip_unused_tags;
+mod typing;
 
 use std::collections::HashSet;
 
@@ -47,6 +52,10 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(join_prefixes::JoinForkPrefixes),
         Box::new(join_suffixes::JoinForkSuffixes),
         Box::new(prune_unused::PruneUnused),
+        Box::new(prune_singleton_types::PruneSingletonTypes),
+        Box::new(skip_unused_tags::SkipUnusedTags),
+        Box::new(compact_comparisons::CompactComparisons),
+        Box::new(inline_reachability::InlineReachability),
     ]
 }
 

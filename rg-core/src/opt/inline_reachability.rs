@@ -1,0 +1,290 @@
+//! Inline reachability (E): a check whose sub-automaton is small, acyclic
+//! and only tests (comparisons, nested checks, skips; tags there are
+//! ignored) is replaced by the sub-automaton itself:
+//! `s, t: ? a -> c; a, b: e1; b, c: e2;` → `s, x: e1; x, t: e2;`.
+//! A negated check over a single chain of tests becomes the alternatives
+//! "the first test fails", "the first holds and the second fails", … .
+//! The engine then evaluates the tests in place, without a nested search.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::ast::{Edge, Game, Label};
+
+use super::Pass;
+
+pub struct InlineReachability;
+
+/// Largest sub-automaton inlined (edges); at most `SHARED_LIMIT` when the
+/// check is used from several places (each gets its copy).
+const SIZE_LIMIT: usize = 8;
+const SHARED_LIMIT: usize = 3;
+
+impl Pass for InlineReachability {
+    fn name(&self) -> &'static str {
+        "inline-reachability"
+    }
+
+    fn description(&self) -> &'static str {
+        "replace checks of small pure sub-automata by the sub-automata themselves"
+    }
+
+    fn run(&self, game: &mut Game) -> bool {
+        let mut outgoing: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (k, e) in game.edges.iter().enumerate() {
+            outgoing.entry(&e.from).or_default().push(k);
+        }
+        let mut uses: HashMap<(&str, &str), usize> = HashMap::new();
+        for e in &game.edges {
+            if let Label::Reach { from, to, .. } = &e.label {
+                *uses.entry((from, to)).or_insert(0) += 1;
+            }
+        }
+        let mut nodes: HashSet<String> = game
+            .edges
+            .iter()
+            .flat_map(|e| [e.from.clone(), e.to.clone()])
+            .collect();
+        let mut replaced: Vec<(usize, Vec<Edge>)> = Vec::new();
+        for (k, e) in game.edges.iter().enumerate() {
+            let Label::Reach { negated, from, to } = &e.label else {
+                continue;
+            };
+            let Some(region) = pure_region(game, &outgoing, from, to, &e.from) else {
+                continue;
+            };
+            let limit = if uses[&(from.as_str(), to.as_str())] > 1 {
+                SHARED_LIMIT
+            } else {
+                SIZE_LIMIT
+            };
+            if region.len() > limit {
+                continue;
+            }
+            let copy = if *negated {
+                negated_chain(game, &region, from, to, e, &mut nodes)
+            } else {
+                Some(positive_copy(game, &region, from, to, e, &mut nodes))
+            };
+            if let Some(copy) = copy {
+                replaced.push((k, copy));
+            }
+        }
+        if replaced.is_empty() {
+            return false;
+        }
+        let mut additions = Vec::new();
+        let mut removed = vec![false; game.edges.len()];
+        for (k, copy) in replaced {
+            removed[k] = true;
+            additions.extend(copy);
+        }
+        let mut k = 0;
+        game.edges.retain(|_| {
+            k += 1;
+            !removed[k - 1]
+        });
+        game.edges.extend(additions);
+        true
+    }
+}
+
+/// The edges of the sub-automaton from `start` to `target` (the part that
+/// can reach `target`), if it is acyclic, free of assignments, and does not
+/// contain the checking node `site` (no recursion).
+fn pure_region(
+    game: &Game,
+    outgoing: &HashMap<&str, Vec<usize>>,
+    start: &str,
+    target: &str,
+    site: &str,
+) -> Option<Vec<usize>> {
+    if start == target {
+        return None;
+    }
+    // Depth-first order with cycle detection.
+    let mut state: HashMap<&str, u8> = HashMap::new();
+    let mut edges = Vec::new();
+    fn visit<'g>(
+        game: &'g Game,
+        outgoing: &HashMap<&str, Vec<usize>>,
+        node: &'g str,
+        target: &str,
+        site: &str,
+        state: &mut HashMap<&'g str, u8>,
+        edges: &mut Vec<usize>,
+    ) -> Option<bool> {
+        if node == target {
+            return Some(true);
+        }
+        if node == site {
+            return None;
+        }
+        match state.get(node) {
+            Some(1) => return None, // cycle
+            Some(2) => return Some(true),
+            Some(_) => return Some(false),
+            None => {}
+        }
+        state.insert(node, 1);
+        let mut reaches = false;
+        for &k in outgoing.get(node).map_or(&[][..], Vec::as_slice) {
+            let e = &game.edges[k];
+            if matches!(e.label, Label::Assign { .. } | Label::AssignAny { .. }) {
+                return None;
+            }
+            if edges.len() > 64 {
+                return None;
+            }
+            if visit(game, outgoing, &e.to, target, site, state, edges)? {
+                edges.push(k);
+                reaches = true;
+            }
+        }
+        state.insert(node, if reaches { 2 } else { 3 });
+        Some(reaches)
+    }
+    let reaches = visit(game, outgoing, start, target, site, &mut state, &mut edges)?;
+    reaches.then_some(edges)
+}
+
+fn fresh(base: &str, nodes: &mut HashSet<String>) -> String {
+    let mut k = 1;
+    loop {
+        let candidate = format!("{base}_i{k}");
+        if nodes.insert(candidate.clone()) {
+            return candidate;
+        }
+        k += 1;
+    }
+}
+
+/// A copy of the region from the check's source to its target.
+fn positive_copy(
+    game: &Game,
+    region: &[usize],
+    start: &str,
+    target: &str,
+    check: &Edge,
+    nodes: &mut HashSet<String>,
+) -> Vec<Edge> {
+    let mut names: HashMap<String, String> = HashMap::new();
+    names.insert(start.to_string(), check.from.clone());
+    names.insert(target.to_string(), check.to.clone());
+    let mut copy = Vec::new();
+    for &k in region.iter().rev() {
+        let e = &game.edges[k];
+        let mut rename = |n: &str| {
+            names
+                .entry(n.to_string())
+                .or_insert_with(|| fresh(&check.from, nodes))
+                .clone()
+        };
+        let (from, to) = (rename(&e.from), rename(&e.to));
+        let label = if e.label.is_tag() {
+            Label::Skip
+        } else {
+            e.label.clone()
+        };
+        copy.push(Edge {
+            at: check.at,
+            ..Edge::new(from, to, label)
+        });
+    }
+    copy
+}
+
+/// `! start -> target` over a single chain of tests: one alternative per
+/// test, "the earlier tests hold and this one fails".
+fn negated_chain(
+    game: &Game,
+    region: &[usize],
+    start: &str,
+    target: &str,
+    check: &Edge,
+    nodes: &mut HashSet<String>,
+) -> Option<Vec<Edge>> {
+    // The chain in order, from start to target.
+    let mut chain = Vec::new();
+    let mut node = start;
+    while node != target {
+        let next: Vec<usize> = region
+            .iter()
+            .copied()
+            .filter(|&k| game.edges[k].from == node)
+            .collect();
+        let [k] = next.as_slice() else { return None };
+        chain.push(*k);
+        node = &game.edges[*k].to;
+    }
+    let tests: Vec<&Label> = chain
+        .iter()
+        .map(|&k| &game.edges[k].label)
+        .filter(|l| !matches!(l, Label::Skip | Label::Tag(_) | Label::VarTag(_)))
+        .collect();
+    let mut out = Vec::new();
+    let mut at = check.from.clone();
+    for (i, label) in tests.iter().enumerate() {
+        let negation = match label {
+            Label::Compare { negated, lhs, rhs } => Label::Compare {
+                negated: !negated,
+                lhs: lhs.clone(),
+                rhs: rhs.clone(),
+            },
+            Label::Reach { negated, from, to } => Label::Reach {
+                negated: !negated,
+                from: from.clone(),
+                to: to.clone(),
+            },
+            _ => return None,
+        };
+        out.push(Edge {
+            at: check.at,
+            ..Edge::new(at.clone(), check.to.clone(), negation)
+        });
+        if i + 1 < tests.len() {
+            let next = fresh(&check.from, nodes);
+            out.push(Edge {
+                at: check.at,
+                ..Edge::new(at.clone(), next.clone(), (*label).clone())
+            });
+            at = next;
+        }
+    }
+    // An empty chain always holds: its negation never does (no edge).
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::after;
+    use super::*;
+
+    #[test]
+    fn pure_checks_are_inlined() {
+        let (changed, out) = after(
+            &InlineReachability,
+            "var v: Bool = 0;\nvar w: Bool = 0;\nbegin, t: ? a -> c;\nbegin, f: ! p -> r;\na, b: v == 1;\nb, c: $ ignored;\nb, c2: w == 0;\nc2, c: ;\n\
+             p, q: v == 0;\nq, r: w == 1;\nt, end: player = keeper;\nf, end: player = keeper;\n",
+        );
+        assert!(changed);
+        insta::assert_snapshot!(out, @r"
+        var v: Bool = 0;
+        var w: Bool = 0;
+        a, b: v == 1;
+        b, c: $ ignored;
+        b, c2: w == 0;
+        c2, c: ;
+        p, q: v == 0;
+        q, r: w == 1;
+        t, end: player = keeper;
+        f, end: player = keeper;
+        begin, begin_i1: v == 1;
+        begin_i1, begin_i2: w == 0;
+        begin_i2, t: ;
+        begin_i1, t: ;
+        begin, f: v != 0;
+        begin, begin_i3: v == 0;
+        begin_i3, f: w != 1;
+        ");
+    }
+}
