@@ -1,0 +1,80 @@
+//! The same game written in several languages gives the same perft: the
+//! team's tic-tac-toe, connect four (7x6) and breakthrough (6x6) in RG,
+//! RBG, GDL (joint-move perft, and its RG translation at k·n plies) and
+//! HRG (through its translation).
+
+use rg_core::engine::{Engine, EngineOptions};
+use rg_core::model::{perft, Budget, ForwardModel};
+
+fn corpus(path: &str) -> String {
+    std::fs::read_to_string(format!("{}/corpus/{path}", env!("CARGO_MANIFEST_DIR")))
+        .unwrap_or_else(|e| panic!("corpus/{path}: {e}"))
+}
+
+fn series<M: ForwardModel>(model: &M, depths: std::ops::RangeInclusive<u32>) -> Vec<u64> {
+    let initial = model.initial().unwrap();
+    depths.map(|d| perft(model, &initial, d, &mut Budget::unlimited()).unwrap()).collect()
+}
+
+fn rg(path: &str, depth: u32) -> Vec<u64> {
+    series(&Engine::from_source(&corpus(path), EngineOptions::default()).unwrap(), 0..=depth)
+}
+
+fn rbg(path: &str, depth: u32) -> Vec<u64> {
+    let game = rbg::parse_and_check(&corpus(path)).unwrap();
+    series(&rbg::Interpreter::new(&game).unwrap(), 0..=depth)
+}
+
+fn hrg(path: &str, depth: u32) -> Vec<u64> {
+    let game = hrg::translate(&corpus(path)).unwrap().game;
+    series(&Engine::new(&game, EngineOptions::default()).unwrap(), 0..=depth)
+}
+
+/// GDL joint perft, and the RG translation's perft at every `roles`-th ply.
+fn gdl(path: &str, depth: u32) -> (Vec<u64>, Vec<u64>) {
+    let text = corpus(path);
+    let game = gdl::load(&text).unwrap();
+    let reasoner = gdl::Reasoner::new(&game).unwrap();
+    let joint = (0..=depth)
+        .map(|d| gdl::joint_perft(&reasoner, d, &mut Budget::unlimited()).unwrap())
+        .collect();
+    let roles = game.roles.len() as u32;
+    let translated = gdl::translate(&text, &propnet::GroundingLimits::default()).unwrap().game;
+    let engine = Engine::new(&translated, EngineOptions::default()).unwrap();
+    let initial = engine.initial().unwrap();
+    let by_rounds = (0..=depth)
+        .map(|d| perft(&engine, &initial, d * roles, &mut Budget::unlimited()).unwrap())
+        .collect();
+    (joint, by_rounds)
+}
+
+#[test]
+fn tic_tac_toe_in_every_language() {
+    let expected = vec![1, 9, 72, 504, 3024, 15120];
+    assert_eq!(rg("rg/ticTacToe.rg", 5), expected);
+    assert_eq!(rbg("rbg/ticTacToe.rbg", 5), expected);
+    assert_eq!(hrg("hrg/ticTacToe.hrg", 5), expected);
+    let (joint, translated) = gdl("kif/ticTacToe.kif", 5);
+    assert_eq!(joint, expected);
+    assert_eq!(translated, expected);
+}
+
+#[test]
+fn connect_four_in_every_language() {
+    let expected = vec![1, 7, 49, 343, 2401];
+    assert_eq!(rbg("rbg/connect4.rbg", 4), expected);
+    assert_eq!(hrg("hrg/connect4.hrg", 4), expected);
+    let (joint, translated) = gdl("kif/connect4.kif", 4);
+    assert_eq!(joint, expected);
+    assert_eq!(translated, expected);
+}
+
+#[test]
+fn breakthrough_6x6_in_every_language() {
+    let expected = vec![1, 16, 256, 4308];
+    assert_eq!(rg("rg/breakthrough.rg", 3), expected);
+    assert_eq!(hrg("hrg/breakthrough.hrg", 3), expected);
+    let (joint, translated) = gdl("kif/breakthrough.kif", 3);
+    assert_eq!(joint, expected);
+    assert_eq!(translated, expected);
+}
