@@ -35,6 +35,8 @@ pub(crate) enum Kind {
     Assign,
     /// Any other test (reachability, negated selectors).
     Check,
+    /// Removed (edges keep their indices until [`Graph::remove_deleted`]).
+    Deleted,
 }
 
 impl Kind {
@@ -134,11 +136,17 @@ impl Graph {
         }
     }
 
+    pub(crate) fn remove_deleted(&mut self) {
+        self.edges.retain(|e| e.kind != Kind::Deleted);
+    }
+
     /// Outgoing edge indices per node.
     pub(crate) fn successors(&self) -> Vec<Vec<usize>> {
         let mut out = vec![Vec::new(); self.node_count()];
         for (k, e) in self.edges.iter().enumerate() {
-            out[e.from as usize].push(k);
+            if e.kind != Kind::Deleted {
+                out[e.from as usize].push(k);
+            }
         }
         out
     }

@@ -23,6 +23,7 @@
 //! bounds) are reported as diagnostics.
 
 mod arith;
+mod choice;
 mod graph;
 mod names;
 mod nulls;
@@ -139,7 +140,7 @@ pub(crate) struct Lowerer<'g> {
     patterns: HashMap<String, Option<(graph::NodeId, graph::NodeId)>>,
     owners: Vec<Owners>,
     /// Switch edges (and the start link) for §5.10(c).
-    links: Vec<usize>,
+    links: Vec<stuck::Link>,
 }
 
 impl<'g> Lowerer<'g> {
@@ -325,12 +326,52 @@ impl<'g> Lowerer<'g> {
         let rules_end = self.g.node_with_hint("done");
         self.g.origin = Some(self.game.rules.span);
         self.g.skip(BEGIN, rules_start);
-        self.links.push(self.g.edges.len() - 1);
+        self.links.push(stuck::Link {
+            edge: self.g.edges.len() - 1,
+            soft: true,
+        });
         self.rule(&self.game.rules, rules_start, rules_end, Place::Main);
         if !self.errors.is_empty() {
             return Err(self.errors);
         }
+        let types: HashMap<String, Vec<String>> = self
+            .set_types
+            .iter()
+            .filter_map(|(symbols, ty)| match ty {
+                Type::Name(name, _) => Some((name.clone(), symbols.clone())),
+                _ => None,
+            })
+            .collect();
+        let symbols = |ty: &Type| match ty {
+            Type::Name(name, _) => types.get(name).cloned(),
+            Type::Set(symbols, _) => Some(symbols.clone()),
+            Type::Arrow(..) => None,
+        };
+        let coord = self.coord.clone();
+        let null = self.names.null.clone();
+        let mut successor = |values: &[String]| {
+            let entries: Vec<(String, Value)> = values
+                .windows(2)
+                .map(|w| (w[0].clone(), Value::symbol(w[1].clone())))
+                .collect();
+            let ty = Type::arrow(
+                self.coord_or_null_type.clone(),
+                self.coord_or_null_type.clone(),
+            );
+            self.b
+                .constant("next", ty, Value::map(Value::symbol(null.clone()), entries))
+        };
+        choice::order_keeper_choices(
+            &mut self.g,
+            &mut choice::Scan {
+                variable: &coord,
+                none: &self.names.null.clone(),
+                symbols: &symbols,
+                successor: &mut successor,
+            },
+        );
         stuck::end_when_stuck(&mut self.g, &self.links);
+        self.g.remove_deleted();
         if self.options.drop_null_checks {
             nulls::drop_null_checks(&mut self.g);
         }

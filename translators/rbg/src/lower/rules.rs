@@ -182,11 +182,20 @@ impl Lowerer<'_> {
                     ActionKind::Switch(player) => self.player_symbol(player),
                     _ => "keeper".to_string(),
                 };
+                let soft = matches!(action.kind, ActionKind::KeeperSwitch)
+                    && place == Place::Main
+                    && action
+                        .modifier_index
+                        .and_then(|i| self.owners.get(i as usize))
+                        == Some(&Owners::KEEPER);
                 let mut parts = self.expose(expose);
                 parts.push(vec![vec![(switch(&target), Kind::Switch)]]);
                 self.emit_parts(from, to, parts);
                 // The switch edge is the last one emitted.
-                self.links.push(self.g.edges.len() - 1);
+                self.links.push(super::stuck::Link {
+                    edge: self.g.edges.len() - 1,
+                    soft,
+                });
             }
             ActionKind::Pattern {
                 negated,

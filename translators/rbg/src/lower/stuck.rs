@@ -23,10 +23,12 @@ use rg_core::build::label::switch;
 
 use super::graph::{reach, Graph, IrEdge, Kind, NodeId, END};
 
-/// What to do with one switch.
-enum Plan {
+/// What a region (the part of the rules reachable without passing a
+/// switch) allows.
+pub(crate) enum Plan {
+    /// A switch is reachable in every state.
     Keep,
-    /// The player can never move.
+    /// No switch is reachable: the mover can never complete a move.
     End,
     /// Check with a copy of the region: the copied nodes and the targets.
     Check {
@@ -35,41 +37,49 @@ enum Plan {
     },
 }
 
-/// Applies §5.10(c) to the switch edges `links` (indices into the edges;
-/// the start link is a skip from `begin`).
-pub(crate) fn end_when_stuck(g: &mut Graph, links: &[usize]) {
-    let n = g.node_count();
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut into: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (k, e) in g.edges.iter().enumerate() {
-        if e.kind != Kind::Switch {
-            out[e.from as usize].push(k);
-            into[e.to as usize].push(k);
-        }
-    }
-    let switch_sources: Vec<bool> = {
-        let mut s = vec![false; n];
-        for e in g.edges.iter().filter(|e| e.kind == Kind::Switch) {
-            s[e.from as usize] = true;
-        }
-        s
-    };
+/// A switch edge (or the start link, a skip from `begin`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Link {
+    /// Index into the edges.
+    pub edge: usize,
+    /// A keeper-to-keeper switch (or the start): it does not end the RG
+    /// move, so consecutive keeper moves form one RG keeper move.
+    pub soft: bool,
+}
+
+/// Applies §5.10(c) to the switch edges `links`.
+///
+/// Soft links become skips (or checked skips): RBG only requires a unique
+/// keeper *completion*, while RG requires every keeper move to reach the
+/// same state (rbg.md §5.11), so the keeper's consecutive RBG moves are
+/// merged into one RG move, whose end state is the completion.
+pub(crate) fn end_when_stuck(g: &mut Graph, links: &[Link]) {
+    let regions = Regions::new(g);
     let plans: Vec<Plan> = links
         .iter()
-        .map(|&link| plan(g, &out, &into, &switch_sources, g.edges[link].to))
+        .map(|link| regions.plan(g, g.edges[link.edge].to))
         .collect();
     let original = g.edges.len();
-    for (&link, plan) in links.iter().zip(plans) {
+    for (link, plan) in links.iter().zip(plans) {
         let IrEdge {
             from: a,
             to: b,
             label,
             kind,
             origin,
-        } = g.edges[link].clone();
+        } = g.edges[link.edge].clone();
+        let (label, kind) = if link.soft {
+            (Label::Skip, Kind::Skip)
+        } else {
+            (label, kind)
+        };
+        let link = link.edge;
         g.origin = origin;
         match plan {
-            Plan::Keep => {}
+            Plan::Keep => {
+                g.edges[link].label = label;
+                g.edges[link].kind = kind;
+            }
             Plan::End => {
                 g.edges[link] = IrEdge {
                     from: a,
@@ -97,6 +107,43 @@ pub(crate) fn end_when_stuck(g: &mut Graph, links: &[usize]) {
         }
     }
     g.origin = None;
+}
+
+/// Adjacency without switch edges, for region computations.
+pub(crate) struct Regions {
+    out: Vec<Vec<usize>>,
+    into: Vec<Vec<usize>>,
+    switch_sources: Vec<bool>,
+}
+
+impl Regions {
+    pub(crate) fn new(g: &Graph) -> Regions {
+        let n = g.node_count();
+        let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut into: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut switch_sources = vec![false; n];
+        for (k, e) in g.edges.iter().enumerate() {
+            if e.kind == Kind::Deleted {
+                continue;
+            }
+            if e.kind == Kind::Switch {
+                switch_sources[e.from as usize] = true;
+            } else {
+                out[e.from as usize].push(k);
+                into[e.to as usize].push(k);
+            }
+        }
+        Regions {
+            out,
+            into,
+            switch_sources,
+        }
+    }
+
+    /// What the region from `b` allows.
+    pub(crate) fn plan(&self, g: &Graph, b: NodeId) -> Plan {
+        plan(g, &self.out, &self.into, &self.switch_sources, b)
+    }
 }
 
 fn plan(
@@ -220,9 +267,10 @@ fn complementary(a: &Label, b: &Label) -> bool {
     }
 }
 
-/// Copies the kept part of a region: switches removed, tags dropped, every
-/// switch source leading to a fresh target. Returns (copy of `b`, target).
-fn copy_region(
+/// Copies the kept part of a region (among the first `original` edges):
+/// switches removed, tags dropped, every switch source leading to a fresh
+/// target. Returns (copy of `b`, target).
+pub(crate) fn copy_region(
     g: &mut Graph,
     original: usize,
     keep: &[bool],
@@ -246,7 +294,7 @@ fn copy_region(
         .filter(|e| {
             // Rewritten switches point to new nodes (beyond `keep`): skipped.
             let kept = |v: NodeId| keep.get(v as usize).copied().unwrap_or(false);
-            e.kind != Kind::Switch && kept(e.from) && kept(e.to)
+            !matches!(e.kind, Kind::Switch | Kind::Deleted) && kept(e.from) && kept(e.to)
         })
         .cloned()
         .collect();
