@@ -25,7 +25,7 @@ fn translate_sweep() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
-    println!("| game | roles | translation | grounding + lowering | atoms | ground rules | RG nodes | RG edges | perft.tsv depths (RG) | reasoner = propnet = RG at depths 0 … |");
+    println!("| game | roles | translation | grounding + lowering + check | atoms | ground rules | RG nodes | RG edges | perft.tsv depths (RG) | reasoner = propnet = RG at depths 0 … |");
     println!("|---|---|---|---|---|---|---|---|---|---|");
     let (mut translated, mut agreeing) = (0, 0);
     for file in testkit::files_with_extension(&corpus.join("kif"), "kif") {
@@ -120,9 +120,10 @@ fn translate_sweep() {
             other => format!("{other}"),
         };
         println!(
-            "| `{stem}` | {roles} | ok | {:.2} + {:.2} s | {} | {} | {} | {} | {rows} | {agree} |",
+            "| `{stem}` | {roles} | ok | {:.2} + {:.2} + {:.2} s | {} | {} | {} | {} | {rows} | {agree} |",
             t.stats.grounding_time.as_secs_f64(),
             t.stats.lowering_time.as_secs_f64(),
+            t.stats.check_time.as_secs_f64(),
             t.stats.atoms,
             t.stats.ground_rules,
             t.stats.nodes,

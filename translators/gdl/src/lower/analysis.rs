@@ -39,6 +39,10 @@ pub enum Cond {
         action: u32,
         positive: bool,
     },
+    /// `S[does_r] == 1` (or `!= 1`) for the action set number `set`: one
+    /// lookup instead of one comparison per action (frame rules that list
+    /// every move that leaves a cell alone).
+    DoesIn { role: u32, set: u32, positive: bool },
     /// `? X_begin -> X_end` (or `!`); `level` > 0 names a level of an
     /// unrolled non-linear cycle (gdl.md §7.7).
     Check {
@@ -64,6 +68,15 @@ impl Cond {
                 action,
                 positive: !positive,
             },
+            Cond::DoesIn {
+                role,
+                set,
+                positive,
+            } => Cond::DoesIn {
+                role,
+                set,
+                positive: !positive,
+            },
             Cond::Check {
                 atom,
                 level,
@@ -79,7 +92,7 @@ impl Cond {
     /// Comparisons are cheap, reachability checks are not: 0 or 1.
     pub fn cost_class(self) -> u8 {
         match self {
-            Cond::Fact { .. } | Cond::Does { .. } => 0,
+            Cond::Fact { .. } | Cond::Does { .. } | Cond::DoesIn { .. } => 0,
             Cond::Check { .. } => 1,
         }
     }

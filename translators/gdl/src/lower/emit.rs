@@ -2,9 +2,10 @@
 //!
 //! Declarations (§7.3): `Player` (roles sorted by RG name), `Score`, one
 //! action type and `does_<role>` variable per role whose choice some rule
-//! reads, and the state as two maps `cur, nxt: Fact -> Bool` (a constant
-//! key folds to a plain state slot in the engine, and the copy
-//! `cur = nxt` is one edge instead of one per fact).
+//! reads, and the state as one Bool variable `F_prev` per base fact plus
+//! `F_next` for the facts whose next value depends on the state (plain
+//! variables keep every comparison's types tiny, which the checker needs
+//! on games with thousands of facts).
 //!
 //! The turn automaton (§7.4), for roles P1 … Pn in turn order:
 //!
@@ -14,7 +15,7 @@
 //! act_P_A ─ does_P = A ─ $ A ─▶ done_P
 //! done_P ─ visible[P] = 0 ─ visible[P'] = 1 ─ player = P' ─▶ choose_P'   (the next role)
 //! done_Pn ─ player = keeper ─▶ update
-//! update: per fact F   ? next_F → nxt[F] = 1  |  ! next_F;   then cur = nxt; nxt = empty
+//! update: per fact F   ? next_F → F_next = 1  |  ! next_F → F_next = 0;   then F_prev = F_next, …
 //! terminal: ! terminal → visible… ─ player = P1 ─▶ choose_P1  |  ? terminal ─▶ goals
 //! goals: per role, values by decreasing priority, default 0 ─ player = keeper ─▶ end
 //! ```
@@ -55,9 +56,14 @@ struct Emitter<'g> {
     b: GameBuilder,
     an: Analysis<'g>,
     names: Names,
-    cur: Expr,
-    nxt: Expr,
+    /// Per fact: `F_prev`.
+    prev: Vec<Expr>,
     does: Vec<Option<Expr>>,
+    /// Per role: the type of `does_<role>`.
+    does_types: Vec<Option<Type>>,
+    /// Interned action sets of `DoesIn` conditions: (role, actions).
+    action_sets: Vec<(u32, Vec<u32>)>,
+    action_set_ids: HashMap<(u32, Vec<u32>), u32>,
     /// Check targets by (atom, level): `? start -> end`.
     fragments: HashMap<(AtomId, u32), Fragment>,
     pending: Vec<(AtomId, u32)>,
@@ -146,15 +152,12 @@ pub fn emit(ground: &GroundProgram) -> Result<Emitted, Vec<Diagnostic>> {
     b.reserve_names([ZERO, ONE]);
     b.define_type("Player", Type::set(names.roles.iter().cloned()));
     b.define_type("Score", Type::set(scores.iter().cloned()));
-    let fact_type = if names.facts.is_empty() {
-        None
-    } else {
-        Some(b.set_type("Fact", names.facts.iter().map(|(_, n)| n.clone())))
-    };
     let mut does = Vec::new();
+    let mut does_types = Vec::new();
     for (k, role) in names.roles.iter().enumerate() {
         if !does_read[k] {
             does.push(None);
+            does_types.push(None);
             continue;
         }
         let ty = b.set_type(
@@ -163,36 +166,19 @@ pub fn emit(ground: &GroundProgram) -> Result<Emitted, Vec<Diagnostic>> {
         );
         let name = b.fresh_name(&format!("does_{role}"));
         let first = names.actions[k][0].1.clone();
-        does.push(Some(b.variable(&name, ty, Value::symbol(first))));
+        does.push(Some(b.variable(&name, ty.clone(), Value::symbol(first))));
+        does_types.push(Some(ty));
     }
-    let (cur, nxt, empty) = match &fact_type {
-        Some(ft) => {
-            let map_ty = Type::arrow(ft.clone(), Type::name("Bool"));
-            let initial: std::collections::HashSet<TermId> =
-                ground.initial.iter().copied().collect();
-            let entries: Vec<(String, Value)> = names
-                .facts
-                .iter()
-                .filter(|(t, _)| initial.contains(t))
-                .map(|(_, n)| (n.clone(), Value::symbol(ONE)))
-                .collect();
-            let cur_name = b.fresh_name("cur");
-            let cur = b.variable(
-                &cur_name,
-                map_ty.clone(),
-                Value::map(Value::symbol(ZERO), entries),
-            );
-            let nxt_name = b.fresh_name("nxt");
-            let nxt = b.variable(
-                &nxt_name,
-                map_ty.clone(),
-                Value::map(Value::symbol(ZERO), []),
-            );
-            let empty = b.constant("empty", map_ty, Value::map(Value::symbol(ZERO), []));
-            (cur, nxt, Some(empty))
-        }
-        None => (Expr::name("cur"), Expr::name("nxt"), None),
-    };
+    let initial: std::collections::HashSet<TermId> = ground.initial.iter().copied().collect();
+    let prev: Vec<Expr> = names
+        .facts
+        .iter()
+        .map(|(t, n)| {
+            let name = b.fresh_name(&format!("{n}_prev"));
+            let value = if initial.contains(t) { ONE } else { ZERO };
+            b.variable(&name, Type::name("Bool"), Value::symbol(value))
+        })
+        .collect();
     let n = names.roles.len();
     if n > 1 {
         b.variable(
@@ -209,9 +195,11 @@ pub fn emit(ground: &GroundProgram) -> Result<Emitted, Vec<Diagnostic>> {
         b,
         an,
         names,
-        cur,
-        nxt,
+        prev,
         does,
+        does_types,
+        action_sets: Vec::new(),
+        action_set_ids: HashMap::new(),
         fragments: HashMap::new(),
         pending: Vec::new(),
         pending_cycles: Vec::new(),
@@ -308,6 +296,7 @@ pub fn emit(ground: &GroundProgram) -> Result<Emitted, Vec<Diagnostic>> {
 
     // ---- the keeper: next state --------------------------------------------
     let mut at = update.clone();
+    let mut copies = Vec::new();
     for f in 0..e.names.facts.len() {
         let (term, name) = e.names.facts[f].clone();
         let next = match next_atom.get(&term) {
@@ -317,40 +306,30 @@ pub fn emit(ground: &GroundProgram) -> Result<Emitted, Vec<Diagnostic>> {
             }),
             None => Resolved::Const(false),
         };
-        let set = label::assign(
-            e.nxt.clone().at_key(Expr::name(name.clone())),
-            Expr::name(ONE),
-        );
+        let prev = e.prev[f].clone();
         match next {
-            Resolved::Const(false) => {}
-            Resolved::Const(true) => {
-                let to = e.b.node("update");
-                e.b.edge(&at, &to, set);
-                at = to;
+            Resolved::Const(b) => {
+                copies.push(label::assign(prev, Expr::name(if b { ONE } else { ZERO })));
             }
             Resolved::Cond(c) => {
+                let var_name = e.b.fresh_name(&format!("{name}_next"));
+                let var = e.b.variable(&var_name, Type::name("Bool"), Value::symbol(ZERO));
                 let to = e.b.node("update");
                 let hit = e.b.node(&format!("next_{name}"));
+                let miss = e.b.node(&format!("not_next_{name}"));
                 let yes = e.cond_label(c);
                 let no = e.cond_label(c.negated());
                 e.b.edge(&at, &hit, yes);
-                e.b.edge(&hit, &to, set);
-                e.b.edge(&at, &to, no);
+                e.b.edge(&hit, &to, label::assign(var.clone(), Expr::name(ONE)));
+                e.b.edge(&at, &miss, no);
+                e.b.edge(&miss, &to, label::assign(var.clone(), Expr::name(ZERO)));
+                copies.push(label::assign(prev, var));
                 at = to;
             }
         }
     }
     let check_terminal = e.b.node("terminal_check");
-    match &empty {
-        Some(empty) => {
-            let chain = vec![
-                label::assign(e.cur.clone(), e.nxt.clone()),
-                label::assign(e.nxt.clone(), empty.clone()),
-            ];
-            e.b.sequence(&at, &check_terminal, chain);
-        }
-        None => e.b.skip(&at, &check_terminal),
-    }
+    e.b.sequence(&at, &check_terminal, copies);
     let turn = e.b.node("turn");
     let mut chain = Vec::new();
     if n > 1 {
@@ -570,8 +549,7 @@ impl Emitter<'_> {
     fn cond_label(&mut self, c: Cond) -> Label {
         match c {
             Cond::Fact { fact, positive } => {
-                let key = Expr::name(self.names.facts[fact as usize].1.clone());
-                let lhs = self.cur.clone().at_key(key);
+                let lhs = self.prev[fact as usize].clone();
                 if positive {
                     label::eq(lhs, Expr::name(ONE))
                 } else {
@@ -594,6 +572,38 @@ impl Emitter<'_> {
                     label::ne(var, value)
                 }
             }
+            Cond::DoesIn {
+                role,
+                set,
+                positive,
+            } => {
+                let (var, ty) = match (&self.does[role as usize], &self.does_types[role as usize]) {
+                    (Some(v), Some(t)) => (v.clone(), t.clone()),
+                    _ => (Expr::name("player"), Type::name("Bool")),
+                };
+                let actions = &self.action_sets[set as usize].1;
+                let entries: Vec<(String, Value)> = actions
+                    .iter()
+                    .map(|&a| {
+                        (
+                            self.names.actions[role as usize][a as usize].1.clone(),
+                            Value::symbol(ONE),
+                        )
+                    })
+                    .collect();
+                let role_name = self.names.roles[role as usize].clone();
+                let map = self.b.constant(
+                    &format!("{role_name}_moves"),
+                    Type::arrow(ty, Type::name("Bool")),
+                    Value::map(Value::symbol(ZERO), entries),
+                );
+                let lhs = map.at_key(var);
+                if positive {
+                    label::eq(lhs, Expr::name(ONE))
+                } else {
+                    label::ne(lhs, Expr::name(ONE))
+                }
+            }
             Cond::Check {
                 atom,
                 level,
@@ -607,6 +617,103 @@ impl Emitter<'_> {
                 }
             }
         }
+    }
+
+    /// Replaces several `does` tests of one role by one set membership
+    /// test: negative ones within a body (`not does(P, a1) … not does(P,
+    /// ak)`), and positive ones across bodies that are otherwise equal
+    /// (`…, does(P, a1)` | … | `…, does(P, ak)`).
+    fn merge_does(&mut self, bodies: Vec<Body>) -> Vec<Body> {
+        const MIN: usize = 2;
+        let mut out = Vec::with_capacity(bodies.len());
+        let mut groups: HashMap<(u32, Vec<Cond>, u32), Vec<u32>> = HashMap::new();
+        let mut order: Vec<(u32, Vec<Cond>, u32)> = Vec::new();
+        for mut body in bodies {
+            // Negative tests of one role within the body.
+            let mut negative: HashMap<u32, Vec<u32>> = HashMap::new();
+            for c in &body.conds {
+                if let Cond::Does {
+                    role,
+                    action,
+                    positive: false,
+                } = *c
+                {
+                    negative.entry(role).or_default().push(action);
+                }
+            }
+            for (role, mut actions) in negative {
+                if actions.len() < MIN {
+                    continue;
+                }
+                body.conds.retain(|c| {
+                    !matches!(c, Cond::Does { role: r, positive: false, .. } if *r == role)
+                });
+                actions.sort_unstable();
+                actions.dedup();
+                let set = self.action_set(role, actions);
+                body.conds.push(Cond::DoesIn {
+                    role,
+                    set,
+                    positive: false,
+                });
+            }
+            let first_positive = body.conds.iter().position(|c| {
+                matches!(c, Cond::Does { positive: true, .. })
+            });
+            match first_positive {
+                Some(k) => {
+                    let Cond::Does { role, action, .. } = body.conds[k] else {
+                        out.push(body);
+                        continue;
+                    };
+                    let mut rest = body.conds.clone();
+                    rest.remove(k);
+                    rest.sort_unstable();
+                    let key = (body.target, rest, role);
+                    let entry = groups.entry(key.clone()).or_default();
+                    if entry.is_empty() {
+                        order.push(key);
+                    }
+                    entry.push(action);
+                }
+                None => out.push(body),
+            }
+        }
+        for key in order {
+            let Some(mut actions) = groups.remove(&key) else {
+                continue;
+            };
+            let (target, mut conds, role) = key;
+            actions.sort_unstable();
+            actions.dedup();
+            if actions.len() < MIN {
+                conds.extend(actions.iter().map(|&action| Cond::Does {
+                    role,
+                    action,
+                    positive: true,
+                }));
+            } else {
+                let set = self.action_set(role, actions);
+                conds.push(Cond::DoesIn {
+                    role,
+                    set,
+                    positive: true,
+                });
+            }
+            out.push(Body { conds, target });
+        }
+        out
+    }
+
+    fn action_set(&mut self, role: u32, actions: Vec<u32>) -> u32 {
+        let key = (role, actions);
+        if let Some(&id) = self.action_set_ids.get(&key) {
+            return id;
+        }
+        let id = self.action_sets.len() as u32;
+        self.action_sets.push(key.clone());
+        self.action_set_ids.insert(key, id);
+        id
     }
 
     /// The check target of an atom (at a level of an unrolled cycle).
@@ -700,6 +807,7 @@ impl Emitter<'_> {
             }
             bodies.push(Body { conds, target: 0 });
         }
+        let bodies = self.merge_does(bodies);
         let name = self.atom_name(atom);
         let targets = [f.end.clone()];
         let mut sink = BodySink {
@@ -742,6 +850,7 @@ impl Emitter<'_> {
                 };
                 bodies.push(Body { conds, target });
             }
+            let bodies = self.merge_does(bodies);
             let start = position
                 .get(&a)
                 .and_then(|&k| targets.get(k as usize))

@@ -37,8 +37,10 @@ pub struct TranslationStats {
     /// Parsing and validation.
     pub validation_time: Duration,
     pub grounding_time: Duration,
-    /// Emission of the RG game and its check.
+    /// Emission of the RG game.
     pub lowering_time: Duration,
+    /// The RG checker on the result.
+    pub check_time: Duration,
     /// Ground atoms and rules after simplification.
     pub atoms: usize,
     pub ground_rules: usize,
@@ -73,7 +75,10 @@ pub fn translate(source: &str, limits: &GroundingLimits) -> Result<Translation, 
 pub fn lower(game: &GdlGame, ground: &GroundProgram) -> Result<Translation, Vec<Diagnostic>> {
     let start = Instant::now();
     let emitted = emit::emit(ground)?;
+    let lowering_time = start.elapsed();
+    let start = Instant::now();
     let diagnostics = check_game(&emitted.game);
+    let check_time = start.elapsed();
     if has_errors(&diagnostics) {
         let mut errors: Vec<Diagnostic> = diagnostics
             .into_iter()
@@ -104,7 +109,8 @@ pub fn lower(game: &GdlGame, ground: &GroundProgram) -> Result<Translation, Vec<
         actions: ground.actions.iter().map(Vec::len).sum(),
         nodes: nodes.len(),
         edges: emitted.game.edges.len(),
-        lowering_time: start.elapsed(),
+        lowering_time,
+        check_time,
         ..TranslationStats::default()
     };
     Ok(Translation {
