@@ -159,3 +159,46 @@ proptest! {
         prop_assert!(gdl::load(&text).is_err());
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// The RG translation of a random game agrees with the reasoner on
+    /// perft at every depth of three rounds, on the moves along one line of
+    /// play, and on the goals where that line ends.
+    #[test]
+    fn reasoner_and_translation_agree(text in game()) {
+        use rg_core::engine::{Engine, EngineOptions};
+        let game = gdl::load(&text).map_err(|e| TestCaseError::fail(e[0].message.clone()))?;
+        let reasoner = gdl::Reasoner::new(&game).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let t = gdl::translate(&text, &GroundingLimits::default())
+            .map_err(|e| TestCaseError::fail(format!("{}\n{text}", e[0].message)))?;
+        let engine = Engine::new(&t.game, EngineOptions::default())
+            .map_err(|e| TestCaseError::fail(e[0].message.clone()))?;
+        let roles = reasoner.player_names().len() as u32;
+        prop_assert_eq!(engine.player_names(), reasoner.player_names());
+        let verdict = rg_core::verify::verify(&reasoner, &engine, 3 * roles, &mut Budget::unlimited());
+        prop_assert!(verdict.agrees(), "{}\n{}\n{}", verdict, text, rg_core::print::print_game(&t.game));
+        let (mut rs, mut es) = (reasoner.initial().unwrap(), engine.initial().unwrap());
+        for _ in 0..4 * roles {
+            prop_assert_eq!(reasoner.is_terminal(&rs), engine.is_terminal(&es), "{}", text);
+            if engine.is_terminal(&es) {
+                prop_assert_eq!(reasoner.goals(&rs), engine.goals(&es), "{}", text);
+                break;
+            }
+            let (mut rm, mut em) = (Vec::new(), Vec::new());
+            reasoner.legal_moves(&rs, &mut rm).unwrap();
+            engine.legal_moves(&es, &mut em).unwrap();
+            let mut rn: Vec<String> = rm.iter().map(|m| reasoner.format_move(m)).collect();
+            let mut en: Vec<String> = em.iter().map(|m| engine.format_move(m)).collect();
+            rn.sort();
+            en.sort();
+            prop_assert_eq!(&rn, &en, "{}", text);
+            let Some(last) = rn.last() else { break };
+            let r_move = *rm.iter().find(|m| &reasoner.format_move(m) == last).unwrap();
+            let e_move = em.iter().find(|m| &engine.format_move(m) == last).unwrap().clone();
+            reasoner.apply(&mut rs, &r_move).unwrap();
+            engine.apply(&mut es, &e_move).unwrap();
+        }
+    }
+}

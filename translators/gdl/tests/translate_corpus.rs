@@ -47,12 +47,17 @@ fn check_game(file: &std::path::Path, table: &[testkit::PerftRow]) -> Result<(),
         };
         return match gdl::translate(&source, &small) {
             Ok(_) => Err(format!("{name}: expected grounding to exceed the limits")),
-            Err(e) if e[0].message.contains("exceeded")
-                && (e[0].message.contains("relation") || e[0].message.contains("rules for")) =>
+            Err(e)
+                if e[0].message.contains("exceeded")
+                    && (e[0].message.contains("relation")
+                        || e[0].message.contains("rules for")) =>
             {
                 Ok(())
             }
-            Err(e) => Err(format!("{name}: unclear grounding failure: {}", e[0].message)),
+            Err(e) => Err(format!(
+                "{name}: unclear grounding failure: {}",
+                e[0].message
+            )),
         };
     }
     let t = gdl::translate(&source, &limits()).map_err(|e| format!("{name}: {}", e[0].message))?;
@@ -72,19 +77,27 @@ fn check_game(file: &std::path::Path, table: &[testkit::PerftRow]) -> Result<(),
     if !verdict.agrees() || verdict.agreed().len() != round as usize + 1 {
         return Err(format!("{name}: reasoner vs RG: {verdict}"));
     }
-    let propnet = PropnetModel::new(&gdl::to_datalog(&game), &limits()).map_err(|e| e.to_string())?;
+    let propnet =
+        PropnetModel::new(&gdl::to_datalog(&game), &limits()).map_err(|e| e.to_string())?;
     let p0 = propnet.initial().map_err(|e| e.to_string())?;
     for (depth, &count) in verdict.agreed().iter().enumerate() {
         let got = perft(&propnet, &p0, depth as u32, &mut budget()).map_err(|e| e.to_string())?;
         if got != count {
-            return Err(format!("{name}: propnet perft({depth}) = {got}, RG {count}"));
+            return Err(format!(
+                "{name}: propnet perft({depth}) = {got}, RG {count}"
+            ));
         }
     }
     let initial = engine.initial().map_err(|e| e.to_string())?;
-    for (depth, count) in testkit::expected_perft(table, &format!("kif/{name}"), MAX_REFERENCE_MILLIS) {
-        let got = perft(&engine, &initial, depth, &mut budget()).map_err(|e| format!("{name}: {e}"))?;
+    for (depth, count) in
+        testkit::expected_perft(table, &format!("kif/{name}"), MAX_REFERENCE_MILLIS)
+    {
+        let got =
+            perft(&engine, &initial, depth, &mut budget()).map_err(|e| format!("{name}: {e}"))?;
         if got != count {
-            return Err(format!("{name}: RG perft({depth}) = {got}, perft.tsv says {count}"));
+            return Err(format!(
+                "{name}: RG perft({depth}) = {got}, perft.tsv says {count}"
+            ));
         }
     }
     Ok(())

@@ -14,7 +14,12 @@ fn timed<M: ForwardModel>(model: &M, depth: u32) -> String {
         Err(e) => return format!("fails: {e}"),
     };
     let start = Instant::now();
-    match perft(model, &s, depth, &mut Budget::with_time_limit(Duration::from_secs(60))) {
+    match perft(
+        model,
+        &s,
+        depth,
+        &mut Budget::with_time_limit(Duration::from_secs(60)),
+    ) {
         Ok(n) => format!("{n} in {:.2} s", start.elapsed().as_secs_f64()),
         Err(e) => format!("{e}"),
     }
@@ -29,7 +34,10 @@ fn translate_speed() {
     let Ok(name) = std::env::var("GAME") else {
         return;
     };
-    let depth: u32 = std::env::var("DEPTH").ok().and_then(|d| d.parse().ok()).unwrap_or(2);
+    let depth: u32 = std::env::var("DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(2);
     let path = corpus.join("kif").join(format!("{name}.kif"));
     let source = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
     let t = gdl::translate(&source, &GroundingLimits::default()).unwrap();

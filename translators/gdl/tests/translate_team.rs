@@ -41,7 +41,11 @@ fn check(name: &str, max_joint: u32, rounds: u32) {
     let mut budget = Budget::with_time_limit(Duration::from_secs(60));
     let verdict = verify(&reasoner, &engine, rounds * n, &mut budget);
     assert!(verdict.agrees(), "{name}: {verdict}");
-    assert_eq!(verdict.agreed().len() as u32, rounds * n + 1, "{name}: {verdict}");
+    assert_eq!(
+        verdict.agreed().len() as u32,
+        rounds * n + 1,
+        "{name}: {verdict}"
+    );
 }
 
 #[test]
@@ -71,8 +75,8 @@ fn tic_tac_toe_full_rg_vector() {
     assert_eq!(
         got,
         vec![
-            1, 1, 9, 72, 72, 72, 504, 3024, 3024, 3024, 15120, 54720, 54720, 49392, 148176,
-            200448, 200448, 127872, 127872
+            1, 1, 9, 72, 72, 72, 504, 3024, 3024, 3024, 15120, 54720, 54720, 49392, 148176, 200448,
+            200448, 127872, 127872
         ]
     );
 }

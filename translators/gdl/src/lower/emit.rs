@@ -313,7 +313,8 @@ pub fn emit(ground: &GroundProgram) -> Result<Emitted, Vec<Diagnostic>> {
             }
             Resolved::Cond(c) => {
                 let var_name = e.b.fresh_name(&format!("{name}_next"));
-                let var = e.b.variable(&var_name, Type::name("Bool"), Value::symbol(ZERO));
+                let var =
+                    e.b.variable(&var_name, Type::name("Bool"), Value::symbol(ZERO));
                 let to = e.b.node("update");
                 let hit = e.b.node(&format!("next_{name}"));
                 let miss = e.b.node(&format!("not_next_{name}"));
@@ -645,9 +646,9 @@ impl Emitter<'_> {
                 if actions.len() < MIN {
                     continue;
                 }
-                body.conds.retain(|c| {
-                    !matches!(c, Cond::Does { role: r, positive: false, .. } if *r == role)
-                });
+                body.conds.retain(
+                    |c| !matches!(c, Cond::Does { role: r, positive: false, .. } if *r == role),
+                );
                 actions.sort_unstable();
                 actions.dedup();
                 let set = self.action_set(role, actions);
@@ -657,9 +658,10 @@ impl Emitter<'_> {
                     positive: false,
                 });
             }
-            let first_positive = body.conds.iter().position(|c| {
-                matches!(c, Cond::Does { positive: true, .. })
-            });
+            let first_positive = body
+                .conds
+                .iter()
+                .position(|c| matches!(c, Cond::Does { positive: true, .. }));
             match first_positive {
                 Some(k) => {
                     let Cond::Does { role, action, .. } = body.conds[k] else {
