@@ -8,7 +8,11 @@
 //! leading to a fresh node `Y`, and the switch becomes
 //! `A -> c: ? B' -> Y; c -> B: player = P;` plus
 //! `A -> z: ! B' -> Y; z -> end: player = keeper;`.
-//! A walk from `B'` to `Y` is exactly a legal move of `P`.
+//! A walk from `B'` to `Y` is exactly a legal move of `P`. When `P` is the
+//! keeper, the check is made at the start of the keeper's move instead
+//! (`A -> B0: player = keeper; B0 -> B: ? B' -> Y; B0 -> z: ! B' -> Y; z ->
+//! end: player = keeper`): keeper moves are not counted, and this keeps
+//! the check out of the previous mover's move search.
 //!
 //! Two shortcuts: with no switch in the region (`m = 0`, e.g. `->> {}`), `P`
 //! can never move and the switch enters `end` directly; and when `P` can
@@ -18,7 +22,7 @@
 
 use std::collections::VecDeque;
 
-use rg_core::ast::Label;
+use rg_core::ast::{Expr, Label};
 use rg_core::build::label::switch;
 
 use super::graph::{reach, Graph, IrEdge, Kind, NodeId, END};
@@ -73,6 +77,9 @@ pub(crate) fn end_when_stuck(g: &mut Graph, links: &[Link]) {
         } else {
             (label, kind)
         };
+        // A hard switch to the keeper.
+        let to_keeper = kind == Kind::Switch
+            && matches!(&label, Label::Assign { rhs: Expr::Ref(p, _), .. } if p == "keeper");
         let link = link.edge;
         g.origin = origin;
         match plan {
@@ -88,6 +95,17 @@ pub(crate) fn end_when_stuck(g: &mut Graph, links: &[Link]) {
                     kind: Kind::Switch,
                     origin,
                 };
+            }
+            Plan::Check { keep, sources } if to_keeper => {
+                // The keeper's move starts with the check, so it runs once
+                // per applied move, not during the mover's move search.
+                let (x, y) = copy_region(g, original, &keep, &sources, b);
+                let start = g.node_with_hint("n");
+                let z = g.node_with_hint("n");
+                g.edges[link].to = start;
+                g.edge(start, b, reach(false, x, y), Kind::Check);
+                g.edge(start, z, reach(true, x, y), Kind::Check);
+                g.edge(z, END, switch("keeper"), Kind::Switch);
             }
             Plan::Check { keep, sources } => {
                 let (x, y) = copy_region(g, original, &keep, &sources, b);
