@@ -33,7 +33,8 @@ pub fn compile(game: &Game) -> Result<Program, CompileError> {
     c.compile_constants()?;
     let initial = c.compile_variables()?;
     let (nodes, edge_start, edges) = c.compile_edges()?;
-    let node_info = super::analysis::node_info(&nodes, &edge_start, &edges, 1);
+    let mut node_info = super::analysis::node_info(&nodes, &edge_start, &edges, 1);
+    mark_disjoint_nodes(game, &nodes, &edge_start, &edges, &mut node_info);
     c.finish(initial, nodes, edge_start, edges, node_info)
 }
 
@@ -625,5 +626,37 @@ pub fn copy_value(
             Ok(())
         }
         _ => Err("a map and a symbol are not assignable".to_string()),
+    }
+}
+
+/// Nodes whose every outgoing edge leads to a node listed by a `@disjoint`
+/// (or `@disjointExhaustive`) pragma about them.
+fn mark_disjoint_nodes(
+    game: &Game,
+    nodes: &[String],
+    edge_start: &[u32],
+    edges: &[CompiledEdge],
+    info: &mut [NodeInfo],
+) {
+    let index: HashMap<&str, usize> = nodes
+        .iter()
+        .enumerate()
+        .map(|(k, n)| (n.as_str(), k))
+        .collect();
+    for pragma in &game.pragmas {
+        let crate::ast::PragmaKind::Disjoint { node, targets, .. } = &pragma.kind else {
+            continue;
+        };
+        let Some(&n) = index.get(node.as_str()) else {
+            continue;
+        };
+        let listed: std::collections::HashSet<usize> = targets
+            .iter()
+            .filter_map(|t| index.get(t.as_str()).copied())
+            .collect();
+        let out = &edges[edge_start[n] as usize..edge_start[n + 1] as usize];
+        if out.len() > 1 && out.iter().all(|e| listed.contains(&(e.target as usize))) {
+            info[n].disjoint = true;
+        }
     }
 }

@@ -341,6 +341,9 @@ pub struct NodeInfo {
     /// (not an any-assignment nor a `player` assignment): searches follow
     /// it inline instead of opening a frame.
     pub single_step: bool,
+    /// A `@disjoint` pragma covers every edge leaving the node: once one
+    /// passes, the others cannot (the pragma's claim), so they are skipped.
+    pub disjoint: bool,
 }
 
 /// A compiled game.

@@ -406,6 +406,14 @@ impl Searcher {
                     }
                 }
             };
+            if passes
+                && p.node_info[from as usize].disjoint
+                && !matches!(edge.action, Action::AssignAny { .. })
+            {
+                // At most one edge of a disjoint node is legal: skip the rest.
+                let frame = level.stack.last_mut().expect("non-empty");
+                frame.edge = frame.edge_end;
+            }
             if passes {
                 match self.enter_move(p, level, edge.target, mark, tags_len) {
                     Ok(Enter::Pushed) => {}
@@ -665,6 +673,7 @@ impl Searcher {
                 return Err(Fault::Message(2));
             }
             let edge = &p.edges[frame.edge as usize];
+            let from = frame.node;
             let mark = self.log.len();
             let passes = match &edge.action {
                 Action::AssignAny { target, symbols } => {
@@ -688,6 +697,13 @@ impl Searcher {
                     }
                 }
             };
+            if passes
+                && p.node_info[from as usize].disjoint
+                && !matches!(edge.action, Action::AssignAny { .. })
+            {
+                let frame = level.stack.last_mut().expect("non-empty");
+                frame.edge = frame.edge_end;
+            }
             if passes {
                 match self.enter_reach(p, level, edge.target, to, mark, depth) {
                     Ok(Enter::Found) => {

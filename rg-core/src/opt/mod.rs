@@ -13,10 +13,13 @@ mod compact_comparisons;
 mod compact_skips;
 mod dataflow;
 mod graph;
+mod infer_disjoint;
+mod inline_assignment;
 mod inline_reachability;
 mod join_exclusive;
 mod join_prefixes;
 mod join_suffixes;
+mod merge_accesses;
 mod propagate_constants;
 mod prune_self_loops;
 mod prune_singleton_types;
@@ -38,12 +41,18 @@ pub trait Pass {
     fn description(&self) -> &'static str;
     /// Rewrites the game; returns whether anything changed.
     fn run(&self, game: &mut Game) -> bool;
+    /// Final passes (analyses that add pragmas naming nodes) run once,
+    /// after the fixpoint, so that no later rewriting invalidates them.
+    fn is_final(&self) -> bool {
+        false
+    }
 }
 
 /// Every pass, in default pipeline order.
 pub fn all_passes() -> Vec<Box<dyn Pass>> {
     vec![
         Box::new(propagate_constants::PropagateConstants),
+        Box::new(inline_assignment::InlineAssignment),
         Box::new(skip_self::SkipSelfAssignments),
         Box::new(prune_self_loops::PruneSelfLoops),
         Box::new(join_exclusive::JoinExclusiveEdges),
@@ -56,6 +65,8 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(skip_unused_tags::SkipUnusedTags),
         Box::new(compact_comparisons::CompactComparisons),
         Box::new(inline_reachability::InlineReachability),
+        Box::new(merge_accesses::MergeAccesses),
+        Box::new(infer_disjoint::InferDisjoint),
     ]
 }
 
@@ -91,9 +102,19 @@ pub fn optimize(
 ) -> Game {
     let mut g = game.clone();
     drop_location_pragmas(&mut g);
+    let fixpoint: Vec<&dyn Pass> = passes
+        .iter()
+        .map(|p| p.as_ref())
+        .filter(|p| !p.is_final())
+        .collect();
+    let last: Vec<&dyn Pass> = passes
+        .iter()
+        .map(|p| p.as_ref())
+        .filter(|p| p.is_final())
+        .collect();
     for _ in 0..MAX_ROUNDS {
         let mut changed = false;
-        for pass in passes {
+        for pass in &fixpoint {
             if pass.run(&mut g) {
                 changed = true;
                 debug_assert!(
@@ -107,6 +128,11 @@ pub fn optimize(
         }
         if !changed {
             break;
+        }
+    }
+    for pass in last {
+        if pass.run(&mut g) {
+            observe(pass.name(), &g);
         }
     }
     g

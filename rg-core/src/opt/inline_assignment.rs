@@ -1,0 +1,200 @@
+//! Inline assignment (E): after `x = e`, later reads of `x` are replaced
+//! by `e` as long as neither `x` nor anything `e` reads has changed on any
+//! path in between (a forward data-flow of "x holds e" facts).
+//! `a, b: t = m[x]; b, c: t != y;` → `b, c: m[x] != y;` — the assignment
+//! itself stays until `prune-unused` finds `t` unread. Only small
+//! expressions reading some variable are propagated (constants are
+//! `propagate-constants`' job); `$$ x` keeps its variable.
+
+use std::collections::{BTreeMap, HashSet};
+
+use crate::ast::{Edge, Expr, Game, Label};
+
+use super::dataflow::{solve, Analysis};
+use super::Pass;
+
+pub struct InlineAssignment;
+
+/// Largest expression (in nodes) copied into its uses.
+const MAX_SIZE: usize = 4;
+
+impl Pass for InlineAssignment {
+    fn name(&self) -> &'static str {
+        "inline-assignment"
+    }
+
+    fn description(&self) -> &'static str {
+        "replace reads of a variable by the expression last assigned to it, while still valid"
+    }
+
+    fn run(&self, game: &mut Game) -> bool {
+        let analysis = Copies {
+            variables: game.variables.iter().map(|v| v.name.clone()).collect(),
+        };
+        let facts = solve(game, &analysis);
+        let mut changed = false;
+        for e in &mut game.edges {
+            let Some(fact) = facts.get(&e.from) else {
+                continue;
+            };
+            if fact.is_empty() {
+                continue;
+            }
+            let label = match &e.label {
+                Label::Compare { negated, lhs, rhs } => Label::Compare {
+                    negated: *negated,
+                    lhs: substitute(lhs, fact),
+                    rhs: substitute(rhs, fact),
+                },
+                Label::Assign { lhs, rhs } => Label::Assign {
+                    lhs: substitute_keys(lhs, fact),
+                    rhs: substitute(rhs, fact),
+                },
+                Label::AssignAny { lhs, ty } => Label::AssignAny {
+                    lhs: substitute_keys(lhs, fact),
+                    ty: ty.clone(),
+                },
+                _ => continue,
+            };
+            if label != e.label {
+                e.label = label;
+                changed = true;
+            }
+        }
+        changed
+    }
+}
+
+/// Facts: variable → the expression it currently equals.
+type CopyFacts = BTreeMap<String, Expr>;
+
+struct Copies {
+    variables: HashSet<String>,
+}
+
+fn size(e: &Expr) -> usize {
+    match e {
+        Expr::Ref(..) => 1,
+        Expr::Cast(_, inner, _) => 1 + size(inner),
+        Expr::Access(m, k, _) => 1 + size(m) + size(k),
+    }
+}
+
+fn reads(e: &Expr, name: &str) -> bool {
+    match e {
+        Expr::Ref(n, _) => n == name,
+        Expr::Cast(_, inner, _) => reads(inner, name),
+        Expr::Access(m, k, _) => reads(m, name) || reads(k, name),
+    }
+}
+
+impl Copies {
+    fn reads_variable(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Ref(n, _) => self.variables.contains(n),
+            Expr::Cast(_, inner, _) => self.reads_variable(inner),
+            Expr::Access(m, k, _) => self.reads_variable(m) || self.reads_variable(k),
+        }
+    }
+}
+
+/// Drops the facts about `written` or depending on it.
+fn kill(fact: &mut CopyFacts, written: &str) {
+    fact.retain(|v, e| v != written && !reads(e, written));
+}
+
+impl Analysis for Copies {
+    type Fact = CopyFacts;
+
+    fn entry(&self) -> CopyFacts {
+        CopyFacts::new()
+    }
+
+    fn transfer(&self, edge: &Edge, fact: &CopyFacts) -> CopyFacts {
+        let mut out = fact.clone();
+        match &edge.label {
+            Label::Assign { lhs, rhs } => {
+                let Some(root) = lhs.target_root() else {
+                    return out;
+                };
+                kill(&mut out, root);
+                if let Expr::Ref(v, _) = lhs.without_casts() {
+                    let value = substitute(rhs, fact);
+                    if !reads(&value, v) && size(&value) <= MAX_SIZE && self.reads_variable(&value)
+                    {
+                        out.insert(v.clone(), value);
+                    }
+                }
+            }
+            Label::AssignAny { lhs, .. } => {
+                if let Some(root) = lhs.target_root() {
+                    kill(&mut out, root);
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    fn join(&self, into: &mut CopyFacts, other: &CopyFacts) -> bool {
+        let before = into.len();
+        into.retain(|v, e| other.get(v) == Some(e));
+        into.len() != before
+    }
+}
+
+fn substitute(e: &Expr, fact: &CopyFacts) -> Expr {
+    match e {
+        Expr::Ref(name, _) => fact.get(name).cloned().unwrap_or_else(|| e.clone()),
+        Expr::Cast(t, inner, at) => Expr::Cast(t.clone(), Box::new(substitute(inner, fact)), *at),
+        Expr::Access(m, k, at) => Expr::Access(
+            Box::new(substitute(m, fact)),
+            Box::new(substitute(k, fact)),
+            *at,
+        ),
+    }
+}
+
+/// An assignment target with substitutions in its keys only.
+fn substitute_keys(e: &Expr, fact: &CopyFacts) -> Expr {
+    match e {
+        Expr::Ref(..) => e.clone(),
+        Expr::Cast(t, inner, at) => {
+            Expr::Cast(t.clone(), Box::new(substitute_keys(inner, fact)), *at)
+        }
+        Expr::Access(m, k, at) => Expr::Access(
+            Box::new(substitute_keys(m, fact)),
+            Box::new(substitute(k, fact)),
+            *at,
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::after;
+    use super::*;
+
+    #[test]
+    fn reads_use_the_assigned_expression_while_valid() {
+        let (changed, out) = after(
+            &InlineAssignment,
+            "type K = { a, b };\nconst m: K -> K = { :a };\nvar x: K = a;\nvar t: K = a;\nvar y: K = a;\n\
+             begin, p: x = K(*);\np, q: t = m[x];\nq, r: t != y;\nr, s: x = b;\ns, u: t == y;\nu, end: player = keeper;\n",
+        );
+        assert!(changed);
+        insta::assert_snapshot!(out, @r"
+        type K = { a, b };
+        const m: K -> K = { :a };
+        var x: K = a;
+        var t: K = a;
+        var y: K = a;
+        begin, p: x = K(*);
+        p, q: t = m[x];
+        q, r: m[x] != y;
+        r, s: x = b;
+        s, u: t == y;
+        u, end: player = keeper;
+        ");
+    }
+}
