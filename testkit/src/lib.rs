@@ -111,9 +111,14 @@ mod tests {
 
     #[test]
     fn parses_rows_and_filters_by_cost() {
-        let rows = parse_perft_table("# comment\nrg/a.rg\t0\t1\t0.0\nrg/a.rg\t2\t40\t900.5\nrg/a.rg\t1\t7\t3\n");
+        let rows = parse_perft_table(
+            "# comment\nrg/a.rg\t0\t1\t0.0\nrg/a.rg\t2\t40\t900.5\nrg/a.rg\t1\t7\t3\n",
+        );
         assert_eq!(rows.len(), 3);
-        assert_eq!(expected_perft(&rows, "rg/a.rg", 100.0), vec![(0, 1), (1, 7)]);
+        assert_eq!(
+            expected_perft(&rows, "rg/a.rg", 100.0),
+            vec![(0, 1), (1, 7)]
+        );
         assert_eq!(expected_perft(&rows, "rg/a.rg", 1e9).len(), 3);
     }
 }

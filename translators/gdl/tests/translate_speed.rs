@@ -46,6 +46,12 @@ fn translate_speed() {
     let game = gdl::load(&source).unwrap();
     let reasoner = gdl::Reasoner::new(&game).unwrap();
     let propnet = PropnetModel::new(&gdl::to_datalog(&game), &GroundingLimits::default()).unwrap();
+    if std::env::var("ONLY_RG").is_ok() {
+        for d in 0..=depth {
+            println!("depth {d}: RG {}", timed(&engine, d));
+        }
+        return;
+    }
     for d in 0..=depth {
         println!(
             "depth {d}: RG {} | reasoner {} | propnet {}",

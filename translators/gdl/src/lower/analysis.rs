@@ -6,6 +6,7 @@
 //! initial state.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -146,6 +147,8 @@ pub struct Analysis<'g> {
     resolved: Vec<Option<Resolved>>,
     /// Value of every atom in the initial state (moves unknown: `does` false).
     pub initial_value: Vec<bool>,
+    /// Inlinable bodies of each atom (filled lazily).
+    dnf_memo: Vec<Option<Option<Rc<Dnf>>>>,
 }
 
 /// Why a ground program cannot be lowered.
@@ -302,6 +305,7 @@ impl<'g> Analysis<'g> {
             cycles,
             resolved: vec![None; n],
             initial_value,
+            dnf_memo: vec![None; n],
         })
     }
 
@@ -393,14 +397,24 @@ impl<'g> Analysis<'g> {
     }
 
     /// A rule body as conditions; `None` when it can never hold. Literals
-    /// whose atoms are in `keep` (a cycle being lowered) are returned
-    /// separately, unresolved.
+    /// whose atoms are in cycle `keep` (the cycle being lowered) are
+    /// returned separately, unresolved. Small views are inlined (see
+    /// [`Analysis::dnf`]), so one rule may give several bodies.
     pub fn resolve_body(
         &mut self,
         rule: u32,
         keep: Option<u32>,
-    ) -> Option<(Vec<Cond>, Vec<AtomId>)> {
-        let body = self.ground.rules[rule as usize].body.clone();
+    ) -> Option<(Vec<Vec<Cond>>, Vec<AtomId>)> {
+        self.expand_rule(rule, keep, 0)
+    }
+
+    fn expand_rule(
+        &mut self,
+        rule: u32,
+        keep: Option<u32>,
+        depth: u32,
+    ) -> Option<(Vec<Vec<Cond>>, Vec<AtomId>)> {
+        let body = self.ground.rules.get(rule as usize)?.body.clone();
         let mut conds = Vec::with_capacity(body.len());
         let mut inside = Vec::new();
         for l in body {
@@ -414,14 +428,133 @@ impl<'g> Analysis<'g> {
                 Resolved::Cond(c) => conds.push(c),
             }
         }
-        conds.sort_unstable();
-        conds.dedup();
-        if conds
-            .iter()
-            .any(|c| conds.binary_search(&c.negated()).is_ok())
+        let mut bodies: Vec<Vec<Cond>> = vec![Vec::new()];
+        for c in conds {
+            let alternatives = match c {
+                Cond::Check {
+                    atom,
+                    level: 0,
+                    positive,
+                } if self.cycle_of[atom as usize].is_none() => {
+                    self.literal_dnf(atom, positive, depth + 1)
+                }
+                _ => None,
+            };
+            match alternatives {
+                Some(alts) if alts.len() * bodies.len() <= EXPAND_LIMIT => {
+                    let mut product = Vec::with_capacity(alts.len() * bodies.len());
+                    for b in &bodies {
+                        for a in alts.iter() {
+                            let mut joined = b.clone();
+                            joined.extend(a.iter().copied());
+                            product.push(joined);
+                        }
+                    }
+                    bodies = product;
+                }
+                _ => {
+                    for b in &mut bodies {
+                        b.push(c);
+                    }
+                }
+            }
+        }
+        let bodies: Vec<Vec<Cond>> = bodies.into_iter().filter_map(normalize).collect();
+        if bodies.is_empty() {
+            return None;
+        }
+        Some((bodies, inside))
+    }
+
+    /// The DNF of a literal on a derived, acyclic atom when it is small
+    /// enough to inline at the reference (a few short bodies): comparisons
+    /// instead of a nested reachability search.
+    pub fn literal_dnf(&mut self, atom: AtomId, positive: bool, depth: u32) -> Option<Rc<Dnf>> {
+        let dnf = self.dnf(atom, depth)?;
+        if positive {
+            return Some(dnf);
+        }
+        // not (B1 or … or Bk) = (not c1 or …) and … : the product of the
+        // bodies' negated conditions.
+        let mut out: Vec<Vec<Cond>> = vec![Vec::new()];
+        for body in dnf.iter() {
+            if out.len() * body.len() > INLINE_BODIES {
+                return None;
+            }
+            let mut next = Vec::with_capacity(out.len() * body.len());
+            for partial in &out {
+                for c in body {
+                    let mut joined = partial.clone();
+                    joined.push(c.negated());
+                    next.push(joined);
+                }
+            }
+            out = next;
+        }
+        let out: Vec<Vec<Cond>> = out.into_iter().filter_map(normalize).collect();
+        if out.iter().any(|b| b.len() > INLINE_CONDS) {
+            return None;
+        }
+        Some(Rc::new(out))
+    }
+
+    /// The bodies of a small acyclic derived atom (`None`: too large, or a
+    /// constant, which resolution already folds).
+    fn dnf(&mut self, atom: AtomId, depth: u32) -> Option<Rc<Dnf>> {
+        if let Some(known) = &self.dnf_memo[atom as usize] {
+            return known.clone();
+        }
+        if depth > MAX_INLINE_DEPTH
+            || self.kinds[atom as usize] != AtomKind::Derived
+            || self.cycle_of[atom as usize].is_some()
         {
             return None;
         }
-        Some((conds, inside))
+        let rules = self.rules_of[atom as usize].clone();
+        let result = if rules.len() > INLINE_BODIES {
+            None
+        } else {
+            let mut all = Vec::new();
+            let mut ok = true;
+            for r in rules {
+                if let Some((bodies, _)) = self.expand_rule(r, None, depth) {
+                    all.extend(bodies);
+                }
+                if all.len() > INLINE_BODIES {
+                    ok = false;
+                    break;
+                }
+            }
+            all.sort();
+            all.dedup();
+            (ok && !all.is_empty() && all.iter().all(|b| !b.is_empty() && b.len() <= INLINE_CONDS))
+                .then(|| Rc::new(all))
+        };
+        self.dnf_memo[atom as usize] = Some(result.clone());
+        result
     }
+}
+
+/// Inlining bounds: a view is inlined when its bodies (after inlining
+/// below it) are at most `INLINE_BODIES`, each of at most `INLINE_CONDS`
+/// conditions; one rule expands into at most `EXPAND_LIMIT` bodies.
+const INLINE_BODIES: usize = 4;
+const INLINE_CONDS: usize = 4;
+const EXPAND_LIMIT: usize = 8;
+const MAX_INLINE_DEPTH: u32 = 32;
+
+/// Disjunctive normal form: alternatives of conjunctions.
+pub type Dnf = Vec<Vec<Cond>>;
+
+/// Sorted, deduplicated conditions; `None` for a contradiction.
+fn normalize(mut conds: Vec<Cond>) -> Option<Vec<Cond>> {
+    conds.sort_unstable();
+    conds.dedup();
+    if conds
+        .iter()
+        .any(|c| conds.binary_search(&c.negated()).is_ok())
+    {
+        return None;
+    }
+    Some(conds)
 }

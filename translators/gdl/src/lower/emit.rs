@@ -259,11 +259,11 @@ pub fn emit(ground: &GroundProgram) -> Result<Emitted, Vec<Diagnostic>> {
                 });
             } else {
                 for r in e.an.rules_of[atom as usize].clone() {
-                    if let Some((conds, _)) = e.an.resolve_body(r, None) {
-                        bodies.push(Body {
+                    if let Some((alternatives, _)) = e.an.resolve_body(r, None) {
+                        bodies.extend(alternatives.into_iter().map(|conds| Body {
                             conds,
                             target: a as u32,
-                        });
+                        }));
                     }
                 }
             }
@@ -318,11 +318,9 @@ pub fn emit(ground: &GroundProgram) -> Result<Emitted, Vec<Diagnostic>> {
                 let to = e.b.node("update");
                 let hit = e.b.node(&format!("next_{name}"));
                 let miss = e.b.node(&format!("not_next_{name}"));
-                let yes = e.cond_label(c);
-                let no = e.cond_label(c.negated());
-                e.b.edge(&at, &hit, yes);
+                e.emit_condition(&at, &hit, c);
                 e.b.edge(&hit, &to, label::assign(var.clone(), Expr::name(ONE)));
-                e.b.edge(&at, &miss, no);
+                e.emit_condition(&at, &miss, c.negated());
                 e.b.edge(&miss, &to, label::assign(var.clone(), Expr::name(ZERO)));
                 copies.push(label::assign(prev, var));
                 at = to;
@@ -354,10 +352,8 @@ pub fn emit(ground: &GroundProgram) -> Result<Emitted, Vec<Diagnostic>> {
             );
         }
         Resolved::Cond(c) => {
-            let yes = e.cond_label(c);
-            let no = e.cond_label(c.negated());
-            e.b.edge(&check_terminal, &turn, no);
-            e.b.edge(&check_terminal, &goals, yes);
+            e.emit_condition(&check_terminal, &turn, c.negated());
+            e.emit_condition(&check_terminal, &goals, c);
         }
     }
 
@@ -403,13 +399,11 @@ pub fn emit(ground: &GroundProgram) -> Result<Emitted, Vec<Diagnostic>> {
                     }
                 }
                 Resolved::Cond(c) if always == 0 => {
-                    let yes = e.cond_label(c);
-                    let no = e.cond_label(c.negated());
                     let hit = e.b.node(&format!("goal_{role}_{value_name}"));
-                    e.b.edge(&at, &hit, yes);
+                    e.emit_condition(&at, &hit, c);
                     e.b.edge(&hit, &out, assign(&value_name));
                     let miss = e.b.node("goals");
-                    e.b.edge(&at, &miss, no);
+                    e.emit_condition(&at, &miss, c.negated());
                     at = miss;
                 }
                 Resolved::Cond(_) => {}
@@ -620,6 +614,40 @@ impl Emitter<'_> {
         }
     }
 
+    /// Edges from `from` to `to` that can be taken exactly when condition
+    /// `c` holds: one edge, or the inlined bodies of a small view.
+    fn emit_condition(&mut self, from: &str, to: &str, c: Cond) {
+        if let Cond::Check {
+            atom,
+            level: 0,
+            positive,
+        } = c
+        {
+            if self.an.cycle_of[atom as usize].is_none() {
+                if let Some(dnf) = self.an.literal_dnf(atom, positive, 0) {
+                    let bodies: Vec<Body> = dnf
+                        .iter()
+                        .map(|conds| Body {
+                            conds: conds.clone(),
+                            target: 0,
+                        })
+                        .collect();
+                    let bodies = self.merge_does(bodies);
+                    let targets = [to.to_string()];
+                    let hint = format!("{from}_if");
+                    let mut sink = BodySink {
+                        e: self,
+                        targets: &targets,
+                    };
+                    emit_bodies(&mut sink, from, &hint, bodies);
+                    return;
+                }
+            }
+        }
+        let l = self.cond_label(c);
+        self.b.edge(from, to, l);
+    }
+
     /// Replaces several `does` tests of one role by one set membership
     /// test: negative ones within a body (`not does(P, a1) … not does(P,
     /// ak)`), and positive ones across bodies that are otherwise equal
@@ -794,20 +822,20 @@ impl Emitter<'_> {
         let mut bodies = Vec::new();
         for r in self.an.rules_of[atom as usize].clone() {
             let keep = if level > 0 { cycle } else { None };
-            let Some((mut conds, inside)) = self.an.resolve_body(r, keep) else {
+            let Some((alternatives, inside)) = self.an.resolve_body(r, keep) else {
                 continue;
             };
-            if !inside.is_empty() {
-                if level <= 1 {
-                    continue;
-                }
-                conds.extend(inside.into_iter().map(|a| Cond::Check {
+            if !inside.is_empty() && level <= 1 {
+                continue;
+            }
+            for mut conds in alternatives {
+                conds.extend(inside.iter().map(|&a| Cond::Check {
                     atom: a,
                     level: level - 1,
                     positive: true,
                 }));
+                bodies.push(Body { conds, target: 0 });
             }
-            bodies.push(Body { conds, target: 0 });
         }
         let bodies = self.merge_does(bodies);
         let name = self.atom_name(atom);
@@ -843,14 +871,14 @@ impl Emitter<'_> {
         for &a in &atoms {
             let mut bodies = Vec::new();
             for r in self.an.rules_of[a as usize].clone() {
-                let Some((conds, inside)) = self.an.resolve_body(r, Some(c)) else {
+                let Some((alternatives, inside)) = self.an.resolve_body(r, Some(c)) else {
                     continue;
                 };
                 let target = match inside.first() {
                     Some(y) => position.get(y).copied().unwrap_or(0),
                     None => 0,
                 };
-                bodies.push(Body { conds, target });
+                bodies.extend(alternatives.into_iter().map(|conds| Body { conds, target }));
             }
             let bodies = self.merge_does(bodies);
             let start = position
