@@ -22,6 +22,9 @@ use super::names::number;
 use super::Lowerer;
 use crate::ast::{self, ArithOp, CompareOp, ExprKind, Symbol};
 
+/// Values, can-be-nan flag, result type and default symbol of a table.
+type Tabulated = (BTreeSet<i128>, bool, Type, String);
+
 /// Largest constant map built for one operation.
 pub(crate) const MAX_TABLE_ENTRIES: usize = 1 << 20;
 /// Most values a number type may have.
@@ -199,12 +202,13 @@ impl Lowerer<'_> {
         self.set_type("Values", symbols)
     }
 
-    /// The outcome of a tabulated operation.
+    /// The outcome of a tabulated operation: its values, whether it can be
+    /// undefined (nan), its type and the default symbol of its tables.
     fn finish(
         &mut self,
         results: &[Option<i128>],
         span: Span,
-    ) -> Result<Option<(BTreeSet<i128>, bool, Type, String)>, Diagnostic> {
+    ) -> Result<Option<Tabulated>, Diagnostic> {
         let values: BTreeSet<i128> = results.iter().flatten().copied().collect();
         let nan = results.iter().any(Option::is_none);
         if values.len() > MAX_VALUES {

@@ -20,16 +20,12 @@
 //! move can be completed from every value, the first value is simply taken;
 //! when from none, the edge is dropped.
 
-use std::collections::VecDeque;
-
 use rg_core::ast::{Expr, Label, Type};
 use rg_core::build::label::{assign, ne};
 
-use super::graph::{reach, Graph, IrEdge, Kind, NodeId, BEGIN};
+use super::graph::{reach, Graph, IrEdge, Kind};
+use super::owners::{node_owners, KEEPER};
 use super::stuck::{copy_region, Plan, Regions};
-
-const KEEPER: u8 = 1;
-const PLAYER: u8 = 2;
 
 /// The scanned variable and what the scan needs.
 pub(crate) struct Scan<'a> {
@@ -110,34 +106,4 @@ pub(crate) fn order_keeper_choices(g: &mut Graph, scan: &mut Scan<'_>) {
         }
     }
     g.origin = None;
-}
-
-/// Who can be on move at each node of the main rules (keeper, player or
-/// both), from `begin` where the keeper moves.
-fn node_owners(g: &Graph) -> Vec<u8> {
-    let successors = g.successors();
-    let mut owners = vec![0u8; g.node_count()];
-    owners[BEGIN as usize] = KEEPER;
-    let mut queue = VecDeque::from([BEGIN]);
-    while let Some(n) = queue.pop_front() {
-        for &k in &successors[n as usize] {
-            let e = &g.edges[k];
-            let out = match (&e.kind, &e.label) {
-                (Kind::Switch, Label::Assign { rhs, .. }) => {
-                    if matches!(rhs, Expr::Ref(p, _) if p == "keeper") {
-                        KEEPER
-                    } else {
-                        PLAYER
-                    }
-                }
-                _ => owners[n as usize],
-            };
-            let slot = &mut owners[e.to as usize];
-            if *slot | out != *slot {
-                *slot |= out;
-                queue.push_back(e.to);
-            }
-        }
-    }
-    owners
 }

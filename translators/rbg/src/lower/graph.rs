@@ -35,6 +35,10 @@ pub(crate) enum Kind {
     Assign,
     /// Any other test (reachability, negated selectors).
     Check,
+    /// The guards of a modifier's tags: `player == keeper` (no tags) and
+    /// `player != keeper` (tags); resolved by `owners::resolve`.
+    ExposeKeeper,
+    ExposePlayer,
     /// Removed (edges keep their indices until [`Graph::remove_deleted`]).
     Deleted,
 }
@@ -271,10 +275,7 @@ impl Graph {
             }
             current
         };
-        let mut target = vec![0; n];
-        for u in 0..n {
-            target[u] = resolve(&mut alias, u as NodeId);
-        }
+        let target: Vec<NodeId> = (0..n).map(|u| resolve(&mut alias, u as NodeId)).collect();
         let edges = std::mem::take(&mut self.edges);
         for mut e in edges {
             if target[e.from as usize] != e.from {

@@ -45,7 +45,6 @@ use rg_core::diag::{has_errors, Diagnostic};
 use crate::ast::{self, ActionKind, ExprKind, Name, Rule, RuleKind, Symbol};
 use graph::{Graph, Kind, BEGIN, END};
 use names::{number, Names};
-use owners::Owners;
 use relation::Relation;
 use rules::Place;
 use shifts::Encoding;
@@ -138,7 +137,6 @@ pub(crate) struct Lowerer<'g> {
     relations: HashMap<String, Rc<Relation>>,
     encodings: HashMap<Relation, Rc<Encoding>>,
     patterns: HashMap<String, Option<(graph::NodeId, graph::NodeId)>>,
-    owners: Vec<Owners>,
     /// Switch edges (and the start link) for §5.10(c).
     links: Vec<stuck::Link>,
 }
@@ -167,7 +165,6 @@ impl<'g> Lowerer<'g> {
             relations: HashMap::new(),
             encodings: HashMap::new(),
             patterns: HashMap::new(),
-            owners: owners::modifier_owners(&game.rules, game.modifier_count()),
             links: Vec::new(),
             names,
         };
@@ -334,6 +331,7 @@ impl<'g> Lowerer<'g> {
         if !self.errors.is_empty() {
             return Err(self.errors);
         }
+        owners::resolve(&mut self.g, &mut self.links);
         let types: HashMap<String, Vec<String>> = self
             .set_types
             .iter()

@@ -1,91 +1,81 @@
-//! Who applies each modifier (rbg.md §5.10(b)): a forward data-flow over
-//! the rules tree from "the keeper moves" at the start. A switch `->p`
-//! hands the following actions to a real player, `->>` to the keeper;
-//! patterns never switch. Keeper modifiers get no tags, so that every keeper
-//! walk has the empty labelling and the keeper has exactly one RG move.
+//! Who moves where (rbg.md §5.10(b)): a forward propagation over the
+//! constructed automaton from `begin`, where the keeper moves; a switch
+//! edge hands the following edges to its player. Dead ends (`{}`, shifts
+//! along missing edges, false conditions) stop the flow, so the result is
+//! as precise as the automaton.
+//!
+//! Every modifier of the main rules is emitted with a fork
+//! `player == keeper` (no tags) / `player != keeper` (`$$ coord`,
+//! `$ index_i`); here each fork is resolved where only one side can move:
+//! keeper moves carry no tags, so every keeper walk has the empty labelling
+//! and the keeper has exactly one RG move. A keeper-to-keeper switch is
+//! marked soft (see [`super::stuck`]).
 
-use crate::ast::{ActionKind, Rule, RuleKind};
+use std::collections::VecDeque;
 
-/// A set of possible movers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Owners {
-    pub keeper: bool,
-    pub player: bool,
-}
+use rg_core::ast::{Expr, Label};
 
-impl Owners {
-    pub(crate) const KEEPER: Owners = Owners {
-        keeper: true,
-        player: false,
-    };
-    pub(crate) const PLAYER: Owners = Owners {
-        keeper: false,
-        player: true,
-    };
+use super::graph::{Graph, Kind, BEGIN};
+use super::stuck::Link;
 
-    fn union(self, other: Owners) -> Owners {
-        Owners {
-            keeper: self.keeper || other.keeper,
-            player: self.player || other.player,
+pub(crate) const KEEPER: u8 = 1;
+pub(crate) const PLAYER: u8 = 2;
+
+/// Who can be on move at each node reachable from `begin` (a bit set of
+/// [`KEEPER`] and [`PLAYER`]; 0 when unreachable).
+pub(crate) fn node_owners(g: &Graph) -> Vec<u8> {
+    let successors = g.successors();
+    let mut owners = vec![0u8; g.node_count()];
+    owners[BEGIN as usize] = KEEPER;
+    let mut queue = VecDeque::from([BEGIN]);
+    while let Some(n) = queue.pop_front() {
+        for &k in &successors[n as usize] {
+            let e = &g.edges[k];
+            let out = match (&e.kind, &e.label) {
+                (Kind::Switch, Label::Assign { rhs, .. }) => {
+                    if matches!(rhs, Expr::Ref(p, _) if p == "keeper") {
+                        KEEPER
+                    } else {
+                        PLAYER
+                    }
+                }
+                _ => owners[n as usize],
+            };
+            let slot = &mut owners[e.to as usize];
+            if *slot | out != *slot {
+                *slot |= out;
+                queue.push_back(e.to);
+            }
         }
     }
-}
-
-/// The movers that can apply each modifier, indexed by modifier index
-/// (index 0 unused).
-pub(crate) fn modifier_owners(rules: &Rule, modifier_count: u32) -> Vec<Owners> {
-    let mut owners = vec![Owners::default(); modifier_count as usize + 1];
-    flow(rules, Owners::KEEPER, &mut owners);
     owners
 }
 
-/// Records the movers reaching every modifier of `rule` when `input` can
-/// move at its start; returns the movers at its end.
-fn flow(rule: &Rule, input: Owners, owners: &mut [Owners]) -> Owners {
-    match &rule.kind {
-        RuleKind::Concat(items) => items
-            .iter()
-            .fold(input, |current, item| flow(item, current, owners)),
-        RuleKind::Sum(items) => items.iter().fold(Owners::default(), |acc, item| {
-            acc.union(flow(item, input, owners))
-        }),
-        RuleKind::Star(inner) => {
-            // The least fixpoint of x = input ∪ f(x) is input ∪ gen(f).
-            let body_input = input.union(summary(inner).1);
-            flow(inner, body_input, owners);
-            body_input
-        }
-        RuleKind::Action(action) => {
-            if let Some(index) = action.modifier_index {
-                if let Some(slot) = owners.get_mut(index as usize) {
-                    *slot = slot.union(input);
-                }
-            }
-            match action.kind {
-                ActionKind::Switch(_) => Owners::PLAYER,
-                ActionKind::KeeperSwitch => Owners::KEEPER,
-                _ => input,
-            }
+/// Resolves the tag forks and marks keeper-to-keeper switches soft.
+pub(crate) fn resolve(g: &mut Graph, links: &mut [Link]) {
+    let owners = node_owners(g);
+    for e in &mut g.edges {
+        let owner = owners[e.from as usize];
+        let (taken, other) = match e.kind {
+            Kind::ExposeKeeper => (KEEPER, PLAYER),
+            Kind::ExposePlayer => (PLAYER, KEEPER),
+            _ => continue,
+        };
+        if owner & taken == 0 {
+            e.kind = Kind::Deleted;
+        } else if owner & other == 0 {
+            e.label = Label::Skip;
+            e.kind = Kind::Skip;
+        } else {
+            e.kind = Kind::Test;
         }
     }
-}
-
-/// The transfer function of `rule` as `f(x) = (x if passes) ∪ gen`.
-fn summary(rule: &Rule) -> (bool, Owners) {
-    match &rule.kind {
-        RuleKind::Concat(items) => items.iter().fold((true, Owners::default()), |acc, item| {
-            let (passes, gen) = summary(item);
-            (acc.0 && passes, if passes { acc.1.union(gen) } else { gen })
-        }),
-        RuleKind::Sum(items) => items.iter().fold((false, Owners::default()), |acc, item| {
-            let (passes, gen) = summary(item);
-            (acc.0 || passes, acc.1.union(gen))
-        }),
-        RuleKind::Star(inner) => (true, summary(inner).1),
-        RuleKind::Action(action) => match action.kind {
-            ActionKind::Switch(_) => (false, Owners::PLAYER),
-            ActionKind::KeeperSwitch => (false, Owners::KEEPER),
-            _ => (true, Owners::default()),
-        },
+    for link in links.iter_mut() {
+        let e = &g.edges[link.edge];
+        let to_keeper =
+            matches!(&e.label, Label::Assign { rhs: Expr::Ref(p, _), .. } if p == "keeper");
+        if e.kind == Kind::Switch && to_keeper && owners[e.from as usize] == KEEPER {
+            link.soft = true;
+        }
     }
 }

@@ -13,7 +13,6 @@ use rg_core::build::label::{assign, eq, switch, tag, var_tag};
 use super::arith::Cond;
 use super::graph::{reach, Kind, NodeId, Step};
 use super::names::index_tag;
-use super::owners::Owners;
 use super::shifts::is_shift_only;
 use super::text::rule_key;
 use super::Lowerer;
@@ -182,19 +181,13 @@ impl Lowerer<'_> {
                     ActionKind::Switch(player) => self.player_symbol(player),
                     _ => "keeper".to_string(),
                 };
-                let soft = matches!(action.kind, ActionKind::KeeperSwitch)
-                    && place == Place::Main
-                    && action
-                        .modifier_index
-                        .and_then(|i| self.owners.get(i as usize))
-                        == Some(&Owners::KEEPER);
                 let mut parts = self.expose(expose);
                 parts.push(vec![vec![(switch(&target), Kind::Switch)]]);
                 self.emit_parts(from, to, parts);
                 // The switch edge is the last one emitted.
                 self.links.push(super::stuck::Link {
                     edge: self.g.edges.len() - 1,
-                    soft,
+                    soft: false,
                 });
             }
             ActionKind::Pattern {
@@ -257,35 +250,26 @@ impl Lowerer<'_> {
         }
     }
 
-    /// The tags of modifier `index` (rbg.md §5.7): none for the keeper
-    /// (§5.10(b)); a runtime fork on `player` when both can apply it.
+    /// The tags of modifier `index` (rbg.md §5.7), behind a fork on who
+    /// moves that `owners::resolve` settles (§5.10(b)).
     fn expose(&mut self, index: Option<u32>) -> Parts {
         let Some(index) = index else {
             return Vec::new();
         };
-        let owners = self
-            .owners
-            .get(index as usize)
-            .copied()
-            .unwrap_or(Owners::PLAYER);
-        let tags = vec![
+        let player = Expr::name("player");
+        let keeper = Expr::name("keeper");
+        let with_tags = vec![
+            (
+                rg_core::build::label::ne(player.clone(), keeper.clone()),
+                Kind::ExposePlayer,
+            ),
             (var_tag(&self.coord), Kind::Tag),
             (tag(&index_tag(index)), Kind::Tag),
         ];
-        if owners == Owners::KEEPER {
-            Vec::new()
-        } else if owners.keeper {
-            let player = Expr::name("player");
-            let keeper = Expr::name("keeper");
-            let mut with_tags = vec![(
-                rg_core::build::label::ne(player.clone(), keeper.clone()),
-                Kind::Test,
-            )];
-            with_tags.extend(tags);
-            vec![vec![vec![(eq(player, keeper), Kind::Test)], with_tags]]
-        } else {
-            vec![vec![tags]]
-        }
+        vec![vec![
+            vec![(eq(player, keeper), Kind::ExposeKeeper)],
+            with_tags,
+        ]]
     }
 
     /// Emits `parts` in sequence from `from` to `to`; each part is a set of
