@@ -13,11 +13,16 @@ fn corpus(path: &str) -> String {
 
 fn series<M: ForwardModel>(model: &M, depths: std::ops::RangeInclusive<u32>) -> Vec<u64> {
     let initial = model.initial().unwrap();
-    depths.map(|d| perft(model, &initial, d, &mut Budget::unlimited()).unwrap()).collect()
+    depths
+        .map(|d| perft(model, &initial, d, &mut Budget::unlimited()).unwrap())
+        .collect()
 }
 
 fn rg(path: &str, depth: u32) -> Vec<u64> {
-    series(&Engine::from_source(&corpus(path), EngineOptions::default()).unwrap(), 0..=depth)
+    series(
+        &Engine::from_source(&corpus(path), EngineOptions::default()).unwrap(),
+        0..=depth,
+    )
 }
 
 fn rbg(path: &str, depth: u32) -> Vec<u64> {
@@ -27,7 +32,10 @@ fn rbg(path: &str, depth: u32) -> Vec<u64> {
 
 fn hrg(path: &str, depth: u32) -> Vec<u64> {
     let game = hrg::translate(&corpus(path)).unwrap().game;
-    series(&Engine::new(&game, EngineOptions::default()).unwrap(), 0..=depth)
+    series(
+        &Engine::new(&game, EngineOptions::default()).unwrap(),
+        0..=depth,
+    )
 }
 
 /// GDL joint perft, and the RG translation's perft at every `roles`-th ply.
@@ -39,7 +47,9 @@ fn gdl(path: &str, depth: u32) -> (Vec<u64>, Vec<u64>) {
         .map(|d| gdl::joint_perft(&reasoner, d, &mut Budget::unlimited()).unwrap())
         .collect();
     let roles = game.roles.len() as u32;
-    let translated = gdl::translate(&text, &propnet::GroundingLimits::default()).unwrap().game;
+    let translated = gdl::translate(&text, &propnet::GroundingLimits::default())
+        .unwrap()
+        .game;
     let engine = Engine::new(&translated, EngineOptions::default()).unwrap();
     let initial = engine.initial().unwrap();
     let by_rounds = (0..=depth)
