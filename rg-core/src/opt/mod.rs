@@ -1,30 +1,45 @@
 //! The RG optimization pipeline (rg.md §9): passes that rewrite a game
 //! without changing its game tree, run to a fixpoint.
 //!
-//! Each pass lives in its own module and implements [`Pass`]. The default
-//! pipeline holds the exact (E) passes and the relabelings (L) that keep
-//! the tree shape; the unsafe "reorder conditions" is never run, and the
-//! size-increasing normalizations and expansions are available by name
-//! only. Before the first pass, pragmas that name nodes or variables are
+//! Each pass lives in its own module and implements [`Pass`]. Safety
+//! classes (rg.md §9): **E** exact, **L** relabeling (same tree shape,
+//! tags removed or renamed), **U** unsafe. The default pipeline
+//! ([`default_pipeline`]) holds exact passes that shrink the game; the
+//! size-increasing normalizations and expansions, the relabelings, the
+//! extra pragma inference and the unsafe `reorder-conditions` are
+//! available by name only ([`passes_by_name`]; [`all_passes`] lists them
+//! all). Before the first pass, pragmas that name nodes or variables are
 //! dropped: passes rename and merge nodes, which would make such hints
 //! false (pragmas are hints; the engine does not need them).
 
+mod add_casts;
 mod compact_comparisons;
+mod compact_reachability;
 mod compact_skips;
 mod dataflow;
+mod expand_any;
+mod expand_var_tags;
 mod graph;
 mod infer_disjoint;
+mod infer_tag_index;
 mod inline_assignment;
 mod inline_reachability;
 mod join_exclusive;
 mod join_prefixes;
 mod join_suffixes;
+mod mangle;
 mod merge_accesses;
+mod names;
+mod normalize_constants;
+mod normalize_types;
 mod propagate_constants;
 mod prune_self_loops;
 mod prune_singleton_types;
 mod prune_unreachable;
 mod prune_unused;
+mod reorder_conditions;
+mod skip_artificial;
+mod skip_redundant;
 mod skip_self;
 mod skip_unused_tags;
 mod typing;
@@ -48,8 +63,9 @@ pub trait Pass {
     }
 }
 
-/// Every pass, in default pipeline order.
-pub fn all_passes() -> Vec<Box<dyn Pass>> {
+/// The passes run by `--optimize`, in order: exact passes that do not
+/// grow the game.
+pub fn default_pipeline() -> Vec<Box<dyn Pass>> {
     vec![
         Box::new(propagate_constants::PropagateConstants),
         Box::new(inline_assignment::InlineAssignment),
@@ -70,9 +86,34 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
     ]
 }
 
-/// The passes run by `--optimize`.
-pub fn default_pipeline() -> Vec<Box<dyn Pass>> {
-    all_passes()
+/// Passes available by name only (`--passes`), never run by default.
+fn by_name_only() -> Vec<Box<dyn Pass>> {
+    vec![
+        // E, structural.
+        Box::new(compact_reachability::CompactReachability),
+        // E, normalizations and expansions (they grow the game).
+        Box::new(expand_any::ExpandAnyAssignment),
+        Box::new(expand_var_tags::ExpandVariableTags),
+        Box::new(add_casts::AddExplicitCasts),
+        Box::new(normalize_constants::NormalizeConstants),
+        Box::new(normalize_types::NormalizeTypes),
+        // E, pragma inference (final).
+        Box::new(infer_tag_index::InferTagIndex),
+        // L, relabelings: moves lose or rename tags.
+        Box::new(mangle::MangleSymbols),
+        Box::new(skip_redundant::SkipRedundantTags),
+        Box::new(skip_artificial::SkipArtificialTags),
+        // U: may change the game.
+        Box::new(reorder_conditions::ReorderConditions),
+    ]
+}
+
+/// Every pass: the default pipeline in its order, then the passes
+/// available by name only.
+pub fn all_passes() -> Vec<Box<dyn Pass>> {
+    let mut passes = default_pipeline();
+    passes.extend(by_name_only());
+    passes
 }
 
 /// Looks passes up by name; unknown names are returned as the error.
@@ -147,6 +188,18 @@ fn drop_location_pragmas(game: &mut Game) {
                 | PragmaKind::Integer { .. }
                 | PragmaKind::TranslatedFromRbg
                 | PragmaKind::Unknown(_)
+        )
+    });
+}
+
+/// Removes the pragmas that speak about tag positions and patterns
+/// (`@tagIndex`, `@tagMaxIndex`, `@simpleApply`), for passes that remove
+/// tags from moves.
+pub(crate) fn drop_tag_pragmas(game: &mut Game) {
+    game.pragmas.retain(|p| {
+        !matches!(
+            p.kind,
+            PragmaKind::TagIndex { .. } | PragmaKind::SimpleApply(_)
         )
     });
 }
