@@ -163,6 +163,22 @@ fn expr_names(e: &Expr, out: &mut HashSet<String>) {
     }
 }
 
+/// The nodes a pragma names.
+pub fn pragma_nodes(kind: &PragmaKind) -> Vec<&str> {
+    match kind {
+        PragmaKind::Disjoint { node, targets, .. } => std::iter::once(node)
+            .chain(targets)
+            .map(String::as_str)
+            .collect(),
+        PragmaKind::Repeat { nodes, .. }
+        | PragmaKind::Unique(nodes)
+        | PragmaKind::TagIndex { nodes, .. } => nodes.iter().map(String::as_str).collect(),
+        PragmaKind::Iterator { nodes, .. } => nodes.iter().map(String::as_str).collect(),
+        PragmaKind::SimpleApply(sa) => vec![sa.from.as_str(), sa.to.as_str()],
+        _ => Vec::new(),
+    }
+}
+
 /// Generates names not in a taken set (and remembers them as taken).
 pub struct Fresh {
     taken: HashSet<String>,

@@ -9,9 +9,11 @@
 //! A constant's value may only name constants declared before it, so the
 //! constants hoisted out of a constant are declared right before it; those
 //! hoisted out of variables' values come last. Equal literals of the same
-//! type share one constant.
+//! type share one constant, unless a name in them could be read
+//! differently at the two places (a symbol that is also the name of a
+//! constant declared in between).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::ast::{Constant, Game, MapEntry, Type, Value};
 use crate::builtins::with_builtins;
@@ -39,18 +41,22 @@ impl Pass for NormalizeConstants {
                 .map(|t| (t.name.clone(), t.ty.clone()))
                 .collect(),
             fresh: Fresh::for_game(game),
+            constant_names: game.constants.iter().map(|c| c.name.clone()).collect(),
+            scope: 0,
             made: HashMap::new(),
             out: Vec::new(),
         };
         let mut changed = false;
         let mut constants = Vec::with_capacity(game.constants.len());
-        for mut c in std::mem::take(&mut game.constants) {
+        for (k, mut c) in std::mem::take(&mut game.constants).into_iter().enumerate() {
+            hoister.scope = k;
             let value = hoister.nested(&c.value, &c.ty);
             changed |= value != c.value;
             c.value = value;
             constants.append(&mut hoister.out);
             constants.push(c);
         }
+        hoister.scope = usize::MAX;
         for v in &mut game.variables {
             if matches!(v.value, Value::Map(..)) {
                 v.value = hoister.constant(&v.value, &v.ty);
@@ -66,8 +72,12 @@ impl Pass for NormalizeConstants {
 struct Hoister {
     typedefs: HashMap<String, Type>,
     fresh: Fresh,
-    /// (type, literal) → the constant holding it.
-    made: HashMap<(Type, Value), String>,
+    constant_names: HashSet<String>,
+    /// The declaration being normalized (constants' index; `usize::MAX`
+    /// for variables): where names in its literals are read.
+    scope: usize,
+    /// (type, literal, scope when it matters) → the constant holding it.
+    made: HashMap<(Type, Value, Option<usize>), String>,
     /// Constants made since the last drain.
     out: Vec<Constant>,
 }
@@ -99,7 +109,8 @@ impl Hoister {
     /// itself), as a value naming it.
     fn constant(&mut self, value: &Value, ty: &Type) -> Value {
         let literal = self.nested(value, ty);
-        let key = (ty.clone(), literal.clone());
+        let scope = self.names_constant(&literal).then_some(self.scope);
+        let key = (ty.clone(), literal.clone(), scope);
         if let Some(name) = self.made.get(&key) {
             return Value::symbol(name.clone());
         }
@@ -112,6 +123,15 @@ impl Hoister {
         });
         self.made.insert(key, name.clone());
         Value::symbol(name)
+    }
+
+    /// Whether a literal mentions a name that is also a constant's (so its
+    /// meaning depends on where it is written).
+    fn names_constant(&self, value: &Value) -> bool {
+        match value {
+            Value::Symbol(name, _) => self.constant_names.contains(name),
+            Value::Map(entries, _) => entries.iter().any(|e| self.names_constant(&e.value)),
+        }
     }
 
     /// The value type of an arrow type, as written (through aliases).
@@ -157,5 +177,25 @@ mod tests {
         super::super::names::assert_checks(&out);
         let (changed, _) = after(&NormalizeConstants, &out);
         assert!(!changed);
+    }
+
+    #[test]
+    fn literals_naming_constants_are_shared_only_in_one_scope() {
+        // In `a`, `c` is the symbol (the constant `c` comes later); in `b`
+        // it is the constant: the two `{ :c }` are different maps.
+        let (_, out) = after(
+            &NormalizeConstants,
+            "type S = { c, d };\nconst a: S -> S -> S = { :{ :c } };\nconst c: S = d;\nconst b: S -> S -> S = { :{ :c } };\nbegin, end: player = keeper;\n",
+        );
+        insta::assert_snapshot!(out, @r"
+        type S = { c, d };
+        const __gen_hoisted_1: S -> S = { :c };
+        const a: S -> S -> S = { :__gen_hoisted_1 };
+        const c: S = d;
+        const __gen_hoisted_2: S -> S = { :c };
+        const b: S -> S -> S = { :__gen_hoisted_2 };
+        begin, end: player = keeper;
+        ");
+        super::super::names::assert_checks(&out);
     }
 }

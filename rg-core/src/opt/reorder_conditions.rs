@@ -15,9 +15,9 @@
 //! them) becomes `s, b: y; b, c: x;` when `y` is the first condition of
 //! another edge leaving `s` and `x` is not. Each swap makes one more path
 //! start with a shared condition and none stop doing so, so repeated runs
-//! terminate.
+//! terminate. Pragmas naming the nodes involved are removed.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::ast::{Game, Label};
 use crate::builtins::{BEGIN, END};
@@ -39,7 +39,7 @@ impl Pass for ReorderConditions {
         let pinned = super::pragma_nodes(game);
         let mut outgoing: HashMap<String, Vec<usize>> = HashMap::new();
         let mut incoming: HashMap<String, Vec<usize>> = HashMap::new();
-        let mut reach_nodes = std::collections::HashSet::new();
+        let mut reach_nodes = HashSet::new();
         for (k, e) in game.edges.iter().enumerate() {
             outgoing.entry(e.from.clone()).or_default().push(k);
             incoming.entry(e.to.clone()).or_default().push(k);
@@ -90,6 +90,16 @@ impl Pass for ReorderConditions {
         if swaps.is_empty() {
             return false;
         }
+        // Pragmas about the nodes whose walks changed may no longer hold.
+        let touched: HashSet<String> = swaps
+            .iter()
+            .flat_map(|&(k, _)| [game.edges[k].from.clone(), game.edges[k].to.clone()])
+            .collect();
+        game.pragmas.retain(|p| {
+            !super::names::pragma_nodes(&p.kind)
+                .iter()
+                .any(|n| touched.contains(*n))
+        });
         for (k, k2) in swaps {
             let first = std::mem::replace(&mut game.edges[k].label, Label::Skip);
             let second = std::mem::replace(&mut game.edges[k2].label, first);
