@@ -36,6 +36,36 @@ impl Language {
     }
 }
 
+/// Every game file below `dir` (sorted), skipping the directory `skip` (an
+/// output directory inside the library); RG files only with `include_rg`.
+pub fn game_files(dir: &Path, skip: Option<&Path>, include_rg: bool) -> Vec<PathBuf> {
+    let skip = skip.and_then(|s| s.canonicalize().ok());
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        if skip
+            .as_ref()
+            .is_some_and(|s| d.canonicalize().ok().as_ref() == Some(s))
+        {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.filter_map(Result::ok) {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if matches!(Language::from_path(&path), Some(l) if include_rg || l != Language::Rg)
+            {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
 /// A file's text, with the name used in diagnostics.
 pub struct Source {
     pub path: PathBuf,

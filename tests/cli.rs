@@ -311,3 +311,137 @@ fn dot_exports_the_automaton() {
         );
     }
 }
+
+fn perft_counts(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .map(|l| l.split_whitespace().nth(2).unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn rbg_runs_natively_and_through_its_translation() {
+    let file = team("rbg/ticTacToe.rbg");
+    for via in ["native", "rg"] {
+        let out = rgw(&["perft", &file, "3", "--via", via]);
+        assert_eq!(out.code, 0, "{via}: {}", out.stderr);
+        assert_eq!(perft_counts(&out.stdout), ["1", "9", "72", "504"], "{via}");
+    }
+    let moves = rgw(&["moves", &file]);
+    assert_eq!(moves.code, 0, "{}", moves.stderr);
+    assert_eq!(moves.stdout.lines().count(), 9);
+    let out = rgw(&["perft", &file, "1", "--via", "propnet"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("choose native or rg"), "{}", out.stderr);
+}
+
+#[test]
+fn rbg_translates_to_checked_rg_and_verifies() {
+    let dir = TempDir::new("rbg-translate");
+    let out_file = dir.path.join("connect4.rg").display().to_string();
+    let out = rgw(&["translate", &team("rbg/connect4.rbg"), "-o", &out_file]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let check = rgw(&["check", &out_file]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    let perft = rgw(&["perft", &out_file, "3"]);
+    assert_eq!(perft_counts(&perft.stdout), ["1", "7", "49", "343"]);
+    let verify = rgw(&["verify", &team("rbg/connect4.rbg"), "--depth", "3"]);
+    assert_eq!(verify.code, 0, "{}", verify.stderr);
+    assert!(
+        verify
+            .stdout
+            .contains("native interpreter vs RG translation: agree up to depth 3"),
+        "{}",
+        verify.stdout
+    );
+}
+
+#[test]
+fn rbg_errors_point_at_the_source() {
+    let dir = TempDir::new("rbg-bad");
+    let file = dir.write(
+        "bad.rbg",
+        "#players = white(100)\n#pieces = e, w\n#variables =\n#board = rectangle(up,down,left,right,[e,w])\n#rules = ->white [q]\n",
+    );
+    for command in ["check", "translate"] {
+        let out = rgw(&[command, &file]);
+        assert_eq!(out.code, 1, "{command}");
+        assert!(
+            out.stderr.contains("bad.rbg:5:"),
+            "{command}: {}",
+            out.stderr
+        );
+        assert!(out.stderr.contains('q'), "{command}: {}", out.stderr);
+    }
+}
+
+#[test]
+fn preprocess_prints_low_level_rbg() {
+    let out = rgw(&["preprocess", &team("rbg/ticTacToe.rbg")]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("#board"), "{}", out.stdout);
+    let again = rgw(&["preprocess", &team("rg/ticTacToe.rg")]);
+    assert_eq!(again.code, 2);
+}
+
+#[test]
+fn gdl_runs_on_reasoner_propnet_and_translation() {
+    let file = team("kif/ticTacToe.kif");
+    for via in ["native", "propnet", "rg"] {
+        let out = rgw(&["perft", &file, "2", "--via", via]);
+        assert_eq!(out.code, 0, "{via}: {}", out.stderr);
+        // Sequentialized over roles ordered by name: oplayer's noop is the
+        // first ply, xplayer's mark the second.
+        assert_eq!(perft_counts(&out.stdout), ["1", "1", "9"], "{via}");
+    }
+    let joint = rgw(&["perft", &file, "2", "--joint"]);
+    assert_eq!(joint.code, 0, "{}", joint.stderr);
+    assert_eq!(perft_counts(&joint.stdout), ["1", "9", "72"]);
+    let verify = rgw(&["verify", &file, "--depth", "4"]);
+    assert_eq!(verify.code, 0, "{}", verify.stderr);
+    assert!(
+        verify.stdout.contains("native reasoner vs propnet: agree")
+            && verify
+                .stdout
+                .contains("native reasoner vs RG translation: agree"),
+        "{}",
+        verify.stdout
+    );
+}
+
+#[test]
+fn bench_measures_sizes_and_speed_of_every_model() {
+    let out = rgw(&[
+        "bench",
+        &team("rg/ticTacToe.rg"),
+        &team("rbg/ticTacToe.rbg"),
+        "--seconds",
+        "0.2",
+        "--json",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let games = report["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    for game in games {
+        assert!(game["error"].is_null(), "{game}");
+        assert!(game["after"]["nodes"].as_u64() <= game["before"]["nodes"].as_u64());
+        // Every model counts the same leaves at the measured depth.
+        let rg = &game["rg"];
+        assert!(rg["depth"].as_u64().unwrap() >= 2, "{game}");
+        assert_eq!(game["optimized"]["leaves"], rg["leaves"], "{game}");
+        assert!(game["rg_playouts_per_second"].as_f64().unwrap() > 0.0);
+    }
+    let rbg = &games[1];
+    assert_eq!(rbg["language"], "rbg");
+    assert_eq!(rbg["native"]["leaves"], rbg["rg"]["leaves"], "{rbg}");
+
+    let markdown = rgw(&["bench", &team("rg/ticTacToe.rg"), "--seconds", "0.1"]);
+    assert_eq!(markdown.code, 0, "{}", markdown.stderr);
+    assert!(
+        markdown.stdout.contains("| **total** |"),
+        "{}",
+        markdown.stdout
+    );
+    assert_eq!(rgw(&["bench", "no/such/dir"]).code, 2);
+}

@@ -202,3 +202,44 @@ fn usage_errors() {
         2
     );
 }
+
+/// The README's main command: the bundled corpus converts, and every RBG
+/// and GDL game is verified against its native model (HRG has none, so its
+/// games are translated and perft-counted only).
+#[test]
+fn the_bundled_corpus_converts_and_verifies() {
+    let dir = TempDir::new("bundled");
+    let out = dir.path.join("out").display().to_string();
+    let run = rgw(&["convert", "corpus", "-o", &out, "--verify-depth", "3"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let r = report(&out);
+    let games = r["games"].as_array().unwrap();
+    assert_eq!(games.len(), 10, "{r}");
+    for g in games {
+        let expected = if g["language"] == "hrg" {
+            "translated"
+        } else {
+            "verified"
+        };
+        assert_eq!(g["status"], expected, "{g}");
+        assert!(g["nodes"].as_u64().unwrap() > 0, "{g}");
+        assert!(
+            std::path::Path::new(&out)
+                .join(
+                    g["file"]
+                        .as_str()
+                        .unwrap()
+                        .rsplit_once('.')
+                        .unwrap()
+                        .0
+                        .to_string()
+                        + ".rg"
+                )
+                .is_file(),
+            "{g}"
+        );
+    }
+    let ttt = game(&r, "rbg/ticTacToe.rbg");
+    assert_eq!(ttt["verified_depth"], 3);
+    assert_eq!(ttt["perft"], serde_json::json!([1, 9, 72, 504]));
+}

@@ -1,7 +1,7 @@
 //! The same game written in several languages gives the same perft: the
 //! team's tic-tac-toe, connect four (7x6) and breakthrough (6x6) in RG,
-//! RBG, GDL (joint-move perft, and its RG translation at k·n plies) and
-//! HRG (through its translation).
+//! RBG (native interpreter and RG translation), GDL (joint-move perft, and
+//! its RG translation at k·n plies) and HRG (through its translation).
 
 use rg_core::engine::{Engine, EngineOptions};
 use rg_core::model::{perft, Budget, ForwardModel};
@@ -25,9 +25,17 @@ fn rg(path: &str, depth: u32) -> Vec<u64> {
     )
 }
 
-fn rbg(path: &str, depth: u32) -> Vec<u64> {
-    let game = rbg::parse_and_check(&corpus(path)).unwrap();
-    series(&rbg::Interpreter::new(&game).unwrap(), 0..=depth)
+/// RBG perft natively, and through the RG translation.
+fn rbg(path: &str, depth: u32) -> (Vec<u64>, Vec<u64>) {
+    let text = corpus(path);
+    let game = rbg::parse_and_check(&text).unwrap();
+    let native = series(&rbg::Interpreter::new(&game).unwrap(), 0..=depth);
+    let translated = rbg::translate(&text).unwrap().game;
+    let translated = series(
+        &Engine::new(&translated, EngineOptions::default()).unwrap(),
+        0..=depth,
+    );
+    (native, translated)
 }
 
 fn hrg(path: &str, depth: u32) -> Vec<u64> {
@@ -62,7 +70,10 @@ fn gdl(path: &str, depth: u32) -> (Vec<u64>, Vec<u64>) {
 fn tic_tac_toe_in_every_language() {
     let expected = vec![1, 9, 72, 504, 3024, 15120];
     assert_eq!(rg("rg/ticTacToe.rg", 5), expected);
-    assert_eq!(rbg("rbg/ticTacToe.rbg", 5), expected);
+    assert_eq!(
+        rbg("rbg/ticTacToe.rbg", 5),
+        (expected.clone(), expected.clone())
+    );
     assert_eq!(hrg("hrg/ticTacToe.hrg", 5), expected);
     let (joint, translated) = gdl("kif/ticTacToe.kif", 5);
     assert_eq!(joint, expected);
@@ -72,7 +83,10 @@ fn tic_tac_toe_in_every_language() {
 #[test]
 fn connect_four_in_every_language() {
     let expected = vec![1, 7, 49, 343, 2401];
-    assert_eq!(rbg("rbg/connect4.rbg", 4), expected);
+    assert_eq!(
+        rbg("rbg/connect4.rbg", 4),
+        (expected.clone(), expected.clone())
+    );
     assert_eq!(hrg("hrg/connect4.hrg", 4), expected);
     let (joint, translated) = gdl("kif/connect4.kif", 4);
     assert_eq!(joint, expected);
@@ -83,6 +97,10 @@ fn connect_four_in_every_language() {
 fn breakthrough_6x6_in_every_language() {
     let expected = vec![1, 16, 256, 4308];
     assert_eq!(rg("rg/breakthrough.rg", 3), expected);
+    assert_eq!(
+        rbg("rbg/breakthrough6x6.rbg", 3),
+        (expected.clone(), expected.clone())
+    );
     assert_eq!(hrg("hrg/breakthrough.hrg", 3), expected);
     let (joint, translated) = gdl("kif/breakthrough.kif", 3);
     assert_eq!(joint, expected);

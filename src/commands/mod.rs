@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+mod bench;
 mod check;
 mod convert;
 mod fmt;
@@ -39,6 +40,23 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             optimize,
         } => stats::dot(&file, output.as_deref(), svg, &optimize),
         Command::Passes => optimize::list(),
+        Command::Bench {
+            paths,
+            seconds,
+            max_depth,
+            no_native,
+            lenient,
+            json,
+            output,
+        } => bench::run(&bench::BenchOptions {
+            paths,
+            seconds,
+            max_depth,
+            no_native,
+            lenient,
+            json,
+            output,
+        }),
         Command::Convert {
             dir,
             output,

@@ -49,10 +49,13 @@ pub fn translate_game(source: &Source) -> Result<Translated, Vec<Diagnostic>> {
                 warnings: t.warnings,
             })
         }
-        other => Err(vec![Diagnostic::error(
-            format!("translating .{} files is not supported yet", other.name()),
-            None,
-        )]),
+        Language::Rbg => {
+            let t = rbg::translate(&source.text)?;
+            Ok(Translated {
+                game: t.game,
+                warnings: t.warnings,
+            })
+        }
     }
 }
 

@@ -58,7 +58,7 @@ pub fn run(options: ConvertOptions) -> Result<ExitCode, CliError> {
             )));
         }
     }
-    let files = library_files(&options.dir, &options.out);
+    let files = crate::source::game_files(&options.dir, Some(&options.out), false);
     std::fs::create_dir_all(&options.out).map_err(|e| {
         CliError::Failed(format!(
             "error: cannot create {}: {e}",
@@ -94,34 +94,6 @@ pub fn run(options: ConvertOptions) -> Result<ExitCode, CliError> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Every game file below `dir` (sorted), skipping the output directory.
-fn library_files(dir: &Path, out: &Path) -> Vec<PathBuf> {
-    let out = out.canonicalize().ok();
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        if out
-            .as_ref()
-            .is_some_and(|o| d.canonicalize().ok().as_ref() == Some(o))
-        {
-            continue;
-        }
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for entry in entries.filter_map(Result::ok) {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if matches!(Language::from_path(&path), Some(l) if l != Language::Rg) {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
 }
 
 /// Converts every file on `jobs` threads, with a progress bar.

@@ -1,0 +1,416 @@
+//! `rgw bench PATH...`: measures every game (files, or every game file
+//! below a directory): translation and optimization time, the RG size
+//! before and after the default optimization pipeline, and perft and
+//! playout throughput of the native model, the RG translation and the
+//! optimized RG. The output is the Markdown of `docs/benchmarks.md` (or
+//! JSON), so the recorded figures can be reproduced with one command.
+//!
+//! Games run one after another (never in parallel), so timings do not
+//! compete for cores.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use rg_core::ast::Game;
+use rg_core::engine::{Engine, EngineOptions};
+use rg_core::model::{perft, perft_series, run_playouts, Budget, ForwardModel};
+use rg_core::opt::{default_pipeline, optimize, Size};
+use serde::Serialize;
+
+use super::models::{gdl_reasoner, rbg_interpreter};
+use super::translate;
+use crate::source::{game_files, CliError, Language, Source};
+
+/// Moves allowed in one playout before it counts as endless.
+const MAX_PLAYOUT_MOVES: u64 = 100_000;
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct BenchOptions {
+    pub paths: Vec<PathBuf>,
+    /// Time for each measurement (perft depth search, playouts).
+    pub seconds: f64,
+    pub max_depth: u32,
+    /// Skip the native model (RBG interpreter, GDL reasoner).
+    pub no_native: bool,
+    /// RG engine: lenient reads (rgw perft --lenient).
+    pub lenient: bool,
+    pub json: bool,
+    pub output: Option<PathBuf>,
+}
+
+/// Perft at one depth: leaves and the time it took.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Throughput {
+    pub depth: u32,
+    pub leaves: u64,
+    pub seconds: f64,
+}
+
+impl Throughput {
+    fn per_second(&self) -> f64 {
+        self.leaves as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// The size of an RG game (`rgw stats` fields).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct GameSize {
+    pub nodes: usize,
+    pub edges: usize,
+    pub variables: usize,
+    pub state_bits: u64,
+}
+
+impl From<Size> for GameSize {
+    fn from(s: Size) -> Self {
+        GameSize {
+            nodes: s.nodes,
+            edges: s.edges,
+            variables: s.variables,
+            state_bits: s.state_bits,
+        }
+    }
+}
+
+/// Everything measured for one game; a failed step leaves the later
+/// fields empty and says why in `error`.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameBench {
+    pub file: String,
+    pub language: &'static str,
+    pub translate_ms: Option<f64>,
+    pub optimize_ms: Option<f64>,
+    pub before: Option<GameSize>,
+    pub after: Option<GameSize>,
+    /// Perft of the native model at the RG measurement's depth.
+    pub native: Option<Throughput>,
+    pub rg: Option<Throughput>,
+    pub optimized: Option<Throughput>,
+    pub rg_playouts_per_second: Option<f64>,
+    pub optimized_playouts_per_second: Option<f64>,
+    pub error: Option<String>,
+}
+
+pub fn run(options: &BenchOptions) -> Result<ExitCode, CliError> {
+    if !(options.seconds.is_finite() && options.seconds > 0.0) {
+        return Err(CliError::Usage(format!(
+            "--seconds must be a positive number, not {}",
+            options.seconds
+        )));
+    }
+    let files = expand(&options.paths)?;
+    let bar = ProgressBar::new(files.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    let mut results = Vec::with_capacity(files.len());
+    for file in &files {
+        bar.set_message(file.display().to_string());
+        results.push(bench_file(file, options));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let text = if options.json {
+        serde_json::to_string_pretty(&serde_json::json!({ "games": results }))
+            .expect("serializable")
+            + "\n"
+    } else {
+        markdown(&results, options)
+    };
+    match &options.output {
+        Some(out) => std::fs::write(out, text)
+            .map_err(|e| CliError::Failed(format!("error: cannot write {}: {e}", out.display())))?,
+        None => print!("{text}"),
+    }
+    Ok(if results.iter().any(|r| r.error.is_some()) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Files as given, directories expanded to every game file below them.
+fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            files.extend(game_files(path, None, true));
+        } else if path.is_file() {
+            files.push(path.clone());
+        } else {
+            return Err(CliError::Usage(format!(
+                "{} is neither a game file nor a directory",
+                path.display()
+            )));
+        }
+    }
+    if files.is_empty() {
+        return Err(CliError::Usage("no game files to measure".into()));
+    }
+    Ok(files)
+}
+
+fn bench_file(path: &Path, options: &BenchOptions) -> GameBench {
+    let language = Language::from_path(path).map_or("?", Language::name);
+    let mut bench = GameBench {
+        file: path.display().to_string(),
+        language,
+        translate_ms: None,
+        optimize_ms: None,
+        before: None,
+        after: None,
+        native: None,
+        rg: None,
+        optimized: None,
+        rg_playouts_per_second: None,
+        optimized_playouts_per_second: None,
+        error: None,
+    };
+    if let Err(error) = measure(path, options, &mut bench) {
+        bench.error = Some(error);
+    }
+    bench
+}
+
+fn measure(path: &Path, options: &BenchOptions, bench: &mut GameBench) -> Result<(), String> {
+    let source = Source::read(path).map_err(|e| e.to_string())?;
+    let started = Instant::now();
+    let game = translate::translate_game(&source)
+        .map_err(|d| first_message(&d))?
+        .game;
+    bench.translate_ms = Some(millis(started.elapsed()));
+    let started = Instant::now();
+    let optimized = optimize(&game, &default_pipeline(), &mut |_, _| {});
+    bench.optimize_ms = Some(millis(started.elapsed()));
+    bench.before = Some(Size::of(&game).into());
+    bench.after = Some(Size::of(&optimized).into());
+
+    let limit = Duration::from_secs_f64(options.seconds);
+    let plain = engine(&game, options)?;
+    let fast = engine(&optimized, options)?;
+    let (series, stopped) = perft_series(
+        &plain,
+        options.max_depth,
+        &mut Budget::with_time_limit(limit),
+    );
+    if let Some(rg_core::model::LimitError::Model(e)) = stopped {
+        return Err(format!("RG engine: {}", e.message));
+    }
+    let Some((depth, &(leaves, time))) = series.iter().enumerate().next_back() else {
+        return Err("RG engine: no perft depth completed".into());
+    };
+    let depth = depth as u32;
+    bench.rg = Some(Throughput {
+        depth,
+        leaves,
+        seconds: time.as_secs_f64(),
+    });
+    // The other models at the same depth, with room for being slower.
+    let slower = limit * 5;
+    bench.optimized = perft_at(&fast, depth, slower)?;
+    if !options.no_native {
+        bench.native = match source.language {
+            Language::Rbg => perft_at(
+                &rbg_interpreter(&source).map_err(|e| e.to_string())?,
+                depth,
+                slower,
+            )?,
+            Language::Gdl => perft_at(
+                &gdl_reasoner(&source).map_err(|e| e.to_string())?,
+                depth,
+                slower,
+            )?,
+            Language::Rg | Language::Hrg => None,
+        };
+    }
+    for (name, other) in [
+        ("optimized RG", bench.optimized),
+        ("native model", bench.native),
+    ] {
+        if let Some(other) = other.filter(|o| o.leaves != leaves) {
+            return Err(format!(
+                "{name} counts {} leaves at depth {depth}, the RG translation {leaves}",
+                other.leaves
+            ));
+        }
+    }
+    bench.rg_playouts_per_second = playouts_per_second(&plain, limit)?;
+    bench.optimized_playouts_per_second = playouts_per_second(&fast, limit)?;
+    Ok(())
+}
+
+fn engine(game: &Game, options: &BenchOptions) -> Result<Engine, String> {
+    Engine::new(
+        game,
+        EngineOptions {
+            lenient: options.lenient,
+            ..EngineOptions::default()
+        },
+    )
+    .map_err(|d| format!("RG engine: {}", first_message(&d)))
+}
+
+/// Perft at `depth`; `None` when it does not finish within `limit`.
+fn perft_at<M: ForwardModel>(
+    model: &M,
+    depth: u32,
+    limit: Duration,
+) -> Result<Option<Throughput>, String> {
+    let initial = model.initial().map_err(|e| e.message)?;
+    let started = Instant::now();
+    match perft(model, &initial, depth, &mut Budget::with_time_limit(limit)) {
+        Ok(leaves) => Ok(Some(Throughput {
+            depth,
+            leaves,
+            seconds: started.elapsed().as_secs_f64(),
+        })),
+        Err(rg_core::model::LimitError::Model(e)) => Err(e.message),
+        Err(_) => Ok(None),
+    }
+}
+
+/// Playouts for about `limit`, in growing batches (at least one playout).
+fn playouts_per_second<M: ForwardModel>(model: &M, limit: Duration) -> Result<Option<f64>, String> {
+    let mut rng = SmallRng::seed_from_u64(1);
+    let (mut count, mut seconds, mut batch) = (0u64, 0.0f64, 1u64);
+    while seconds < limit.as_secs_f64() {
+        let stats =
+            run_playouts(model, batch, &mut rng, MAX_PLAYOUT_MOVES).map_err(|e| e.message)?;
+        count += stats.playouts;
+        seconds += stats.seconds;
+        batch *= 2;
+    }
+    Ok(Some(count as f64 / seconds.max(1e-9)))
+}
+
+fn first_message(diagnostics: &[rg_core::diag::Diagnostic]) -> String {
+    diagnostics
+        .iter()
+        .find(|d| d.is_error())
+        .or(diagnostics.first())
+        .map_or_else(|| "unknown error".into(), |d| d.message.clone())
+}
+
+fn millis(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// Two Markdown tables (sizes, speed) and the size totals.
+fn markdown(results: &[GameBench], options: &BenchOptions) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Measured with `rgw bench --seconds {}` ({} games).\n",
+        options.seconds,
+        results.len()
+    );
+    out.push_str("| game | translate ms | optimize ms | nodes | edges | state bits | optimized nodes | optimized edges | optimized state bits |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    let (mut n0, mut n1, mut e0, mut e1) = (0, 0, 0, 0);
+    for r in results {
+        let (Some(b), Some(a)) = (r.before, r.after) else {
+            continue;
+        };
+        n0 += b.nodes;
+        n1 += a.nodes;
+        e0 += b.edges;
+        e1 += a.edges;
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.file,
+            fixed(r.translate_ms, 1),
+            fixed(r.optimize_ms, 1),
+            b.nodes,
+            b.edges,
+            b.state_bits,
+            a.nodes,
+            a.edges,
+            a.state_bits
+        );
+    }
+    let _ = writeln!(
+        out,
+        "| **total** | | | {n0} | {e0} | | {n1} ({}) | {e1} ({}) | |\n",
+        reduction(n0, n1),
+        reduction(e0, e1)
+    );
+    out.push_str("| game | depth | perft | native leaves/s | RG leaves/s | optimized RG leaves/s | RG playouts/s | optimized RG playouts/s |\n|---|--:|--:|--:|--:|--:|--:|--:|\n");
+    for r in results {
+        let Some(rg) = r.rg else {
+            continue;
+        };
+        let rate = |t: Option<Throughput>| t.map_or("–".into(), |t| si(t.per_second()));
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} | {} | {} | {} | {} |",
+            r.file,
+            rg.depth,
+            rg.leaves,
+            rate(r.native),
+            rate(Some(rg)),
+            rate(r.optimized),
+            r.rg_playouts_per_second.map_or("–".into(), si),
+            r.optimized_playouts_per_second.map_or("–".into(), si),
+        );
+    }
+    let failures: Vec<&GameBench> = results.iter().filter(|r| r.error.is_some()).collect();
+    if !failures.is_empty() {
+        out.push_str("\nNot measured (or measured only in part):\n\n");
+        for r in failures {
+            let _ = writeln!(
+                out,
+                "* `{}`: {}",
+                r.file,
+                r.error.as_deref().unwrap_or_default()
+            );
+        }
+    }
+    out
+}
+
+fn fixed(value: Option<f64>, digits: usize) -> String {
+    value.map_or("–".into(), |v| format!("{v:.digits$}"))
+}
+
+fn reduction(before: usize, after: usize) -> String {
+    if before == 0 {
+        return "–".into();
+    }
+    format!(
+        "−{:.1}%",
+        100.0 * (before as f64 - after as f64) / before as f64
+    )
+}
+
+/// A rate with a k/M suffix.
+fn si(value: f64) -> String {
+    if value >= 1e6 {
+        format!("{:.2}M", value / 1e6)
+    } else if value >= 1e3 {
+        format!("{:.1}k", value / 1e3)
+    } else {
+        format!("{value:.1}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_and_reductions_read_well() {
+        assert_eq!(si(4_250_000.0), "4.25M");
+        assert_eq!(si(12_345.0), "12.3k");
+        assert_eq!(si(7.0), "7.0");
+        assert_eq!(reduction(200, 50), "−75.0%");
+        assert_eq!(reduction(0, 0), "–");
+    }
+}
