@@ -119,7 +119,8 @@ pub enum Command {
         /// (the deepest depth reached within the time limit is reported).
         #[arg(long, value_name = "D")]
         verify_depth: Option<u32>,
-        /// Time allowed per game, in seconds.
+        /// Time allowed per game for verification, in seconds (translation
+        /// is bounded by its own limits, e.g. GDL grounding's).
         #[arg(long, value_name = "SECS", default_value_t = 60.0)]
         time_limit: f64,
         /// Games converted in parallel (default: the number of CPUs).

@@ -149,7 +149,6 @@ fn convert_one(path: &Path, options: &ConvertOptions) -> GameReport {
         .to_path_buf();
     let language = Language::from_path(path).map_or("unknown", Language::name);
     let mut report = GameReport::new(relative.display().to_string(), language);
-    let deadline = Instant::now() + options.time_limit;
     let source = match Source::read(path) {
         Ok(source) => source,
         Err(e) => return report.failed(e.to_string()),
@@ -198,7 +197,10 @@ fn convert_one(path: &Path, options: &ConvertOptions) -> GameReport {
         report.status = Status::Translated;
         return report;
     };
-    let mut budget = Budget::with_deadline(Some(deadline));
+    // Verification gets the whole time limit: translation is bounded by its
+    // own limits (GDL grounding), and a slow translation must not leave the
+    // verification no time at all.
+    let mut budget = Budget::with_time_limit(options.time_limit);
     let game = match super::optimize::apply(translated.game, &options.model.optimize) {
         Ok(game) => game,
         Err(e) => return report.failed(e.to_string()),

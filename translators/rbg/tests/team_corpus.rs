@@ -94,3 +94,25 @@ fn team_games_agree_with_the_shared_corpus() {
         }
     }
 }
+
+/// The RG the lowering produces for the team's games, as snapshots: a
+/// change of the translation scheme shows up here for review.
+#[test]
+fn translations_of_the_team_games() {
+    for name in [
+        "ticTacToe.rbg",
+        "connect4.rbg",
+        "breakthrough.rbg",
+        "breakthrough6x6.rbg",
+    ] {
+        let path = testkit::team_corpus().join("rbg").join(name);
+        let source = std::fs::read_to_string(&path).expect("team corpus file");
+        let translation = rbg::translate(&source).unwrap_or_else(|errors| {
+            panic!("{}", rg_core::diag::render_all(&errors, name, &source))
+        });
+        insta::assert_snapshot!(
+            format!("rg_{}", name.trim_end_matches(".rbg")),
+            rg_core::print::print_game(&translation.game)
+        );
+    }
+}
