@@ -192,18 +192,6 @@ fn drop_location_pragmas(game: &mut Game) {
     });
 }
 
-/// Removes the pragmas that speak about tag positions and patterns
-/// (`@tagIndex`, `@tagMaxIndex`, `@simpleApply`), for passes that remove
-/// tags from moves.
-pub(crate) fn drop_tag_pragmas(game: &mut Game) {
-    game.pragmas.retain(|p| {
-        !matches!(
-            p.kind,
-            PragmaKind::TagIndex { .. } | PragmaKind::SimpleApply(_)
-        )
-    });
-}
-
 /// Nodes named by the game's pragmas.
 pub(crate) fn pragma_nodes(game: &Game) -> HashSet<String> {
     let mut nodes = HashSet::new();

@@ -1,5 +1,5 @@
-//! Fresh names and symbol expressions for the passes that add
-//! declarations, nodes or edges.
+//! Helpers for the passes that add declarations, nodes or edges: fresh
+//! names, expressions for symbols, and the pragmas a change invalidates.
 
 use std::collections::{HashMap, HashSet};
 
@@ -177,6 +177,18 @@ pub fn pragma_nodes(kind: &PragmaKind) -> Vec<&str> {
         PragmaKind::SimpleApply(sa) => vec![sa.from.as_str(), sa.to.as_str()],
         _ => Vec::new(),
     }
+}
+
+/// Removes the pragmas that speak about tag positions and patterns
+/// (`@tagIndex`, `@tagMaxIndex`, `@simpleApply`), for passes that remove
+/// tags from moves.
+pub fn drop_tag_pragmas(game: &mut Game) {
+    game.pragmas.retain(|p| {
+        !matches!(
+            p.kind,
+            PragmaKind::TagIndex { .. } | PragmaKind::SimpleApply(_)
+        )
+    });
 }
 
 /// Generates names not in a taken set (and remembers them as taken).

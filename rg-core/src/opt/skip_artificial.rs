@@ -45,7 +45,7 @@ impl Pass for SkipArtificialTags {
             }
         }
         if changed {
-            super::drop_tag_pragmas(game);
+            super::names::drop_tag_pragmas(game);
         }
         changed
     }

@@ -93,7 +93,7 @@ impl Pass for SkipRedundantTags {
         for k in redundant {
             game.edges[k].label = Label::Skip;
         }
-        super::drop_tag_pragmas(game);
+        super::names::drop_tag_pragmas(game);
         true
     }
 }
