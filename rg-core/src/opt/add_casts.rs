@@ -14,7 +14,7 @@
 //! The cast names an alias with an equal type (built-ins included); when
 //! there is none, an alias `__gen_Type_k` is added.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::ast::{Expr, Game, Label, Type, TypeDef};
 use crate::builtins::with_builtins;
@@ -48,6 +48,7 @@ impl Pass for AddExplicitCasts {
             defined: full.typedefs.iter().map(|t| t.name.clone()).collect(),
             fresh: Fresh::for_game(game),
             added: Vec::new(),
+            memo: HashMap::new(),
         };
         let declared: HashSet<&str> = game
             .constants
@@ -106,12 +107,33 @@ struct Aliases {
     defined: HashSet<String>,
     fresh: Fresh,
     added: Vec<TypeDef>,
+    /// Canonical form of a type (see [`canonical`]) → its alias.
+    memo: HashMap<String, String>,
+}
+
+/// A string equal for equal types (symbols sorted).
+fn canonical(ty: &RType) -> String {
+    match ty.arrow() {
+        None => {
+            let mut symbols: Vec<&String> = ty.symbols().unwrap_or_default().iter().collect();
+            symbols.sort();
+            symbols.dedup();
+            let names: Vec<&str> = symbols.into_iter().map(String::as_str).collect();
+            format!("{{{}}}", names.join(","))
+        }
+        Some((key, value)) => format!("({})->({})", canonical(key), canonical(value)),
+    }
 }
 
 impl Aliases {
     /// An alias whose type equals `ty`, added when there is none.
     fn name_for(&mut self, ty: &RType) -> String {
+        let key = canonical(ty);
+        if let Some(name) = self.memo.get(&key) {
+            return name.clone();
+        }
         if let Some((name, _)) = self.known.iter().find(|(_, t)| t.equals(ty)) {
+            self.memo.insert(key, name.clone());
             return name.clone();
         }
         let name = self.fresh.numbered("__gen_Type");
@@ -123,6 +145,7 @@ impl Aliases {
         });
         self.known.push((name.clone(), ty.clone()));
         self.defined.insert(name.clone());
+        self.memo.insert(key, name.clone());
         name
     }
 
