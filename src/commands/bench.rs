@@ -18,7 +18,7 @@ use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use rg_core::ast::Game;
 use rg_core::engine::{Engine, EngineOptions};
-use rg_core::model::{perft, perft_series, run_playouts, Budget, ForwardModel};
+use rg_core::model::{perft, run_playouts, Budget, ForwardModel};
 use rg_core::opt::{default_pipeline, optimize, Size};
 use serde::Serialize;
 
@@ -196,23 +196,9 @@ fn measure(path: &Path, options: &BenchOptions, bench: &mut GameBench) -> Result
     let limit = Duration::from_secs_f64(options.seconds);
     let plain = engine(&game, options)?;
     let fast = engine(&optimized, options)?;
-    let (series, stopped) = perft_series(
-        &plain,
-        options.max_depth,
-        &mut Budget::with_time_limit(limit),
-    );
-    if let Some(rg_core::model::LimitError::Model(e)) = stopped {
-        return Err(format!("RG engine: {}", e.message));
-    }
-    let Some((depth, &(leaves, time))) = series.iter().enumerate().next_back() else {
-        return Err("RG engine: no perft depth completed".into());
-    };
-    let depth = depth as u32;
-    bench.rg = Some(Throughput {
-        depth,
-        leaves,
-        seconds: time.as_secs_f64(),
-    });
+    let rg = deepest_perft(&plain, options.max_depth, limit)?;
+    let (depth, leaves) = (rg.depth, rg.leaves);
+    bench.rg = Some(rg);
     // The other models at the same depth, with room for being slower.
     let slower = limit * 5;
     bench.optimized = perft_at(&fast, depth, slower)?;
@@ -256,6 +242,39 @@ fn engine(game: &Game, options: &BenchOptions) -> Result<Engine, String> {
         },
     )
     .map_err(|d| format!("RG engine: {}", first_message(&d)))
+}
+
+/// Perft at the deepest depth that completes within `limit` (all depths
+/// together) and still has leaves: past the end of every play the count is
+/// 0, which measures nothing.
+fn deepest_perft<M: ForwardModel>(
+    model: &M,
+    max_depth: u32,
+    limit: Duration,
+) -> Result<Throughput, String> {
+    let initial = model
+        .initial()
+        .map_err(|e| format!("RG engine: {}", e.message))?;
+    let mut budget = Budget::with_time_limit(limit);
+    let mut deepest = None;
+    for depth in 0..=max_depth {
+        let started = Instant::now();
+        match perft(model, &initial, depth, &mut budget) {
+            Ok(0) => break,
+            Ok(leaves) => {
+                deepest = Some(Throughput {
+                    depth,
+                    leaves,
+                    seconds: started.elapsed().as_secs_f64(),
+                })
+            }
+            Err(rg_core::model::LimitError::Model(e)) => {
+                return Err(format!("RG engine: {}", e.message))
+            }
+            Err(_) => break,
+        }
+    }
+    deepest.ok_or_else(|| "RG engine: no perft depth completed".into())
 }
 
 /// Perft at `depth`; `None` when it does not finish within `limit`.

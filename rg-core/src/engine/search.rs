@@ -349,6 +349,7 @@ impl Searcher {
         sink: &mut Sink<'_>,
     ) -> Result<(), ModelError> {
         let base_mark = self.log.len();
+        let base_tags = self.tags.len();
         if let Err(e) = self.enter_move(p, level, start, base_mark, 0) {
             self.undo_to(base_mark);
             return Err(e);
@@ -431,6 +432,10 @@ impl Searcher {
                 self.truncate_tags(tags_len);
             }
         }
+        // Frames undo their own writes; this covers a single-step chain
+        // from `start` that failed before any frame was pushed.
+        self.undo_to(base_mark);
+        self.truncate_tags(base_tags);
         Ok(())
     }
 
@@ -548,8 +553,28 @@ impl Searcher {
                             }
                         });
                     if !same {
+                        let difference = if previous.node != target {
+                            format!(
+                                "the walks end at nodes {} and {}",
+                                p.node_name(previous.node),
+                                p.node_name(target)
+                            )
+                        } else {
+                            let slot = (0..self.values.len())
+                                .find(|&k| {
+                                    k != slot as usize && previous.values[k] != self.values[k]
+                                })
+                                .unwrap_or(slot as usize);
+                            let variable = p
+                                .variables
+                                .iter()
+                                .filter(|(_, base, _)| *base as usize <= slot)
+                                .max_by_key(|(_, base, _)| *base)
+                                .map_or("?", |(name, _, _)| name.as_str());
+                            format!("variable {variable} differs")
+                        };
                         return Err(ModelError::new(format!(
-                            "ambiguous move: the tag sequence \"{}\" leads to different states",
+                            "ambiguous move: the tag sequence \"{}\" leads to different states ({difference})",
                             self.tags
                                 .iter()
                                 .map(|&t| p.symbol(t))
@@ -655,7 +680,13 @@ impl Searcher {
                 self.undo_to(base_mark);
                 return Ok(true);
             }
-            Ok(_) => {}
+            // The single-step chain from `from` failed part-way: its writes
+            // must not leak out of the check (it runs on a copy).
+            Ok(Enter::Skipped) => {
+                self.undo_to(base_mark);
+                return Ok(false);
+            }
+            Ok(Enter::Pushed) => {}
             Err(fault) => {
                 self.undo_to(base_mark);
                 return Err(fault);

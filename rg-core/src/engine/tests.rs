@@ -98,6 +98,31 @@ fn stuck_keeper_is_an_error() {
     assert!(err.message.starts_with("game unexpectedly ended"), "{err}");
 }
 
+/// A reachability check runs on a copy: writes of a single-edge chain that
+/// fails part-way (before any branching) must not leak into the walk, and
+/// neither must those of a move search that fails the same way.
+#[test]
+fn failed_chains_do_not_leak_writes() {
+    let source = "type Player = { x };\ntype Score = { 0 };\nvar v: Bool = 0;\n\
+        begin, a: player = x;\na, b: ! r0 -> r2;\nr0, r1: v = 1;\nr1, r2: v == 0;\n\
+        b, c: $ t;\nc, d: v == 0;\nd, end: player = keeper;\n";
+    let e = engine(source, false);
+    let s = e.initial().unwrap();
+    assert_eq!(list_moves(&e, &s).unwrap(), vec!["t".to_string()]);
+    let mut moves = Vec::new();
+    e.legal_moves(&s, &mut moves).unwrap();
+    let mut after = s.clone();
+    e.apply(&mut after, &moves[0]).unwrap();
+    assert!(e.is_terminal(&after));
+    // The same chain as a whole move: the search fails, the state is kept.
+    let stuck = "type Player = { x };\ntype Score = { 0 };\nvar v: Bool = 0;\n\
+        begin, a: player = x;\na, b: v = 1;\nb, c: v == 0;\nc, end: player = keeper;\n";
+    let e = engine(stuck, false);
+    let s = e.initial().unwrap();
+    assert!(list_moves(&e, &s).unwrap().is_empty());
+    assert_eq!(list_moves(&e, &s).unwrap(), Vec::<String>::new());
+}
+
 #[test]
 fn ambiguous_moves_are_reported() {
     let source = "type Player = { x };\ntype Score = { 0 };\nvar v: Bool = 0;\nbegin, a: player = x;\na, b: $ t;\nb, c: v = 1;\nb, c: ;\nc, end: player = keeper;\n";
