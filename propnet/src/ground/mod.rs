@@ -4,6 +4,7 @@
 //! reachable state, so no domain product is ever formed — then the
 //! simplification of §5.7.
 
+mod decompose;
 mod facts;
 mod join;
 mod program;
@@ -140,6 +141,11 @@ pub fn ground(
 ) -> Result<GroundProgram, GroundingError> {
     let mut symbols = program.symbols.clone();
     let vocabulary = Vocabulary::intern(&mut symbols);
+    let decomposed = Program {
+        rules: decompose::decompose(&program.rules, vocabulary, &mut symbols),
+        symbols: symbols.clone(),
+    };
+    let program = &decomposed;
     let mut rules = program.rules.clone();
     let var = |name: &str| vec![name.to_string()];
     let unary = |relation, v: u32| Atom {
