@@ -51,12 +51,10 @@ enum Step {
     PureCheck(bool, usize, u8, usize, u8),
     /// `vK = V(*)` then `$$ vK` (the tag keeps moves unambiguous)
     Choose(usize),
-    /// `? sub -> subEnd` (or `!`), true when `vK == c`: the sub-automaton
-    /// starts and ends with skips, holds an (ignored) tag, and tests `vK`
-    /// again after rotating it (always true). No test can fail after the
-    /// assignment: the engine leaks assignments out of a check whose
-    /// single-edge chain from its start assigns and then fails a test
-    /// (reported separately), which would make perft depend on the shape.
+    /// `? sub -> subEnd` (or `!`): the sub-automaton starts with a skip and
+    /// an (ignored) tag, rotates `vK`, tests it against `c`, then resets it
+    /// and ends with a skip (leading and trailing unconditional edges;
+    /// writes that must not leak out of the check)
     Check(bool, usize, u8),
     /// `m[vK] = c` on the map variable `m`
     SetMap(usize, u8),
@@ -196,7 +194,7 @@ fn render(spec: &Spec) -> String {
                     checks += 1;
                     let x = format!("chk{checks}");
                     format!(
-                        "{node}, {next}: {sign} {x} -> {x}e;\n{x}, {x}a: ;\n{x}a, {x}t: $ inner;\n{x}t, {x}m: v{k} == {c};\n{x}m, {x}n: v{k} = rot[v{k}];\n{x}n, {x}b: v{k} != {c};\n{x}b, {x}e: ;\n"
+                        "{node}, {next}: {sign} {x} -> {x}e;\n{x}, {x}a: ;\n{x}a, {x}t: $ inner;\n{x}t, {x}m: v{k} = rot[v{k}];\n{x}m, {x}b: v{k} == {c};\n{x}b, {x}n: v{k} = 0;\n{x}n, {x}e: ;\n"
                     )
                 }
                 Step::SetMap(k, c) => format!("{node}, {next}: m[v{k}] = {c};\n"),
