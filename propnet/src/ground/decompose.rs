@@ -13,15 +13,33 @@
 //! `goal_part1 :- (true (position red ?x1 ?y1)), (not (true (cell ?x1 ?y1 v)))`
 //! and `goal_part2` likewise it has 144 + 144 + 1.
 //!
-//! A group is the set S of literals that contain a class X of local (non
-//! head) variables, all of which occur in exactly the literals of S. S is
-//! split off when the rest of the body still has local variables of its
-//! own (otherwise nothing multiplies), S shares no more local variables
-//! with the rest than X has (and at most four), S contains a positive literal of a
-//! dynamic relation (static joins are exact and cheap), and the auxiliary
-//! rule is safe: every variable it mentions occurs in a positive literal
-//! of S. Among the candidates the one with the fewest shared variables
-//! goes first; the rule is then examined again. Only rules of dynamic,
+//! Frame rules shrink the same way: in skirmish's
+//!
+//! ```text
+//! (<= (next (location ?x ?y ?piece)) (true (location ?x ?y ?piece)) (role ?player)
+//!     (does ?player (move ?x1 ?y1 ?x2 ?y2)) (distinctCell ?x ?y ?x1 ?y1) (distinctCell ?x ?y ?x2 ?y2))
+//! ```
+//!
+//! the move test becomes `next_part(?x, ?y)` (cells × moves instances),
+//! no longer repeated for every piece: 2.7 million ground rules become
+//! 0.3 million.
+//!
+//! A candidate group S is the set of literals of a class of local (non
+//! head) variables that occur in exactly the same literals, or of a
+//! connected component of local variables. The variables X that occur
+//! only in S are hidden in the auxiliary relation, which passes back the
+//! others of S (the shared ones). S is split off when
+//! * the rest of the body has a variable, local or of the head, that is
+//!   not shared (so something multiplies with S's instances),
+//! * S shares no more local variables than it hides, and at most four
+//!   (so the auxiliary relation is narrower than what it replaces),
+//! * S contains a positive literal of a dynamic relation (static joins
+//!   are exact and cheap), and
+//! * the auxiliary rule is safe: every variable of S occurs in a positive
+//!   literal of S.
+//!
+//! Among the candidates the one with the fewest shared variables goes
+//! first; the rule is then examined again. Only rules of dynamic,
 //! non-recursive relations are decomposed, so recursion, stratification
 //! and the static model are unchanged.
 
@@ -155,20 +173,40 @@ fn best_split(rule: &Rule, dynamic: &BTreeSet<Key>) -> Option<Split> {
     rule.head.collect_variables(&mut head);
     let head: BTreeSet<u32> = head.into_iter().collect();
     let vars: Vec<BTreeSet<u32>> = rule.body.iter().map(variables).collect();
-    // Local variable -> the literals containing it; classes of variables
-    // with the same literals.
+    // Local variable -> the literals containing it.
     let mut occurrences: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
     for (i, vs) in vars.iter().enumerate() {
         for &x in vs.difference(&head) {
             occurrences.entry(x).or_default().push(i);
         }
     }
-    let mut classes: BTreeMap<Vec<usize>, Vec<u32>> = BTreeMap::new();
-    for (x, group) in occurrences {
-        classes.entry(group).or_default().push(x);
+    // Candidate groups: the literals of a class of local variables that
+    // occur in the same literals, and the literals of a connected
+    // component of local variables.
+    let mut groups: BTreeSet<Vec<usize>> = occurrences.values().cloned().collect();
+    let mut component_of: BTreeMap<u32, u32> = BTreeMap::new();
+    for &x in occurrences.keys() {
+        if component_of.contains_key(&x) {
+            continue;
+        }
+        let mut group = BTreeSet::new();
+        let mut stack = vec![x];
+        component_of.insert(x, x);
+        while let Some(y) = stack.pop() {
+            for &i in &occurrences[&y] {
+                group.insert(i);
+                for &z in vars[i].difference(&head) {
+                    if let std::collections::btree_map::Entry::Vacant(e) = component_of.entry(z) {
+                        e.insert(x);
+                        stack.push(z);
+                    }
+                }
+            }
+        }
+        groups.insert(group.into_iter().collect());
     }
-    let mut best: Option<(usize, usize, Split)> = None;
-    for (group, class) in classes {
+    let mut best: Option<((usize, usize), Split)> = None;
+    for group in groups {
         if group.len() == rule.body.len() {
             continue;
         }
@@ -179,28 +217,35 @@ fn best_split(rule: &Rule, dynamic: &BTreeSet<Key>) -> Option<Split> {
         if !driven {
             continue;
         }
+        // X: the local variables that occur only in the group.
+        let hidden: BTreeSet<u32> = occurrences
+            .iter()
+            .filter(|(_, lits)| lits.iter().all(|i| group.contains(i)))
+            .map(|(&x, _)| x)
+            .collect();
+        if hidden.is_empty() {
+            continue;
+        }
         let inside: BTreeSet<u32> = group
             .iter()
             .flat_map(|&i| vars[i].iter().copied())
             .collect();
-        let shared: Vec<u32> = inside
-            .iter()
-            .copied()
-            .filter(|x| !class.contains(x))
-            .collect();
+        let shared: Vec<u32> = inside.difference(&hidden).copied().collect();
         // The auxiliary relation must be narrower than what it hides, or
-        // its instances (bound by whatever S offers, e.g. a large static
-        // relation) can outnumber the rule's.
+        // its instances (bound by whatever the group offers, e.g. a large
+        // static relation) can outnumber the rule's.
         let shared_local = shared.iter().filter(|x| !head.contains(x)).count();
-        if shared_local > class.len() || shared_local > MAX_SHARED {
+        if shared_local > hidden.len() || shared_local > MAX_SHARED {
             continue;
         }
-        // The rest must keep local variables of its own.
-        let private_rest = (0..rule.body.len())
+        // Something must multiply with the group: a variable of the rest
+        // (local, or of the head) that the auxiliary relation does not
+        // pass back.
+        let multiplies = (0..rule.body.len())
             .filter(|i| !group.contains(i))
             .flat_map(|i| vars[i].iter().copied())
-            .any(|x| !head.contains(&x) && !shared.contains(&x));
-        if !private_rest {
+            .any(|x| !shared.contains(&x));
+        if !multiplies {
             continue;
         }
         let bound: BTreeSet<u32> = group
@@ -211,12 +256,12 @@ fn best_split(rule: &Rule, dynamic: &BTreeSet<Key>) -> Option<Split> {
         if !inside.is_subset(&bound) {
             continue;
         }
-        let score = (shared.len(), usize::MAX - class.len());
-        if best.as_ref().is_none_or(|(a, b, _)| score < (*a, *b)) {
-            best = Some((score.0, score.1, Split { group, shared }));
+        let score = (shared.len(), usize::MAX - hidden.len());
+        if best.as_ref().is_none_or(|(b, _)| score < *b) {
+            best = Some((score, Split { group, shared }));
         }
     }
-    best.map(|(_, _, s)| s)
+    best.map(|(_, s)| s)
 }
 
 /// The rule with its variables numbered densely in order of appearance.
@@ -328,5 +373,54 @@ mod tests {
             decompose(std::slice::from_ref(&joined), v, &mut symbols),
             vec![joined]
         );
+    }
+
+    #[test]
+    fn the_move_test_of_a_frame_rule_is_split_off() {
+        let mut symbols = SymbolTable::new();
+        let v = Vocabulary::intern(&mut symbols);
+        let at = symbols.intern("at");
+        let mv = symbols.intern("mv");
+        let apart = symbols.intern("apart");
+        let f = |s: Symbol, args: Vec<Term>| Term::Function(s, args);
+        // next(at(X, P)) :- true(at(X, P)), does(R, mv(D)), apart(X, D)
+        let rule = Rule {
+            head: Atom {
+                relation: v.next,
+                args: vec![f(at, vec![var(0), var(1)])],
+            },
+            body: vec![
+                Literal::Positive(Atom {
+                    relation: v.true_,
+                    args: vec![f(at, vec![var(0), var(1)])],
+                }),
+                Literal::Positive(Atom {
+                    relation: v.does,
+                    args: vec![var(2), f(mv, vec![var(3)])],
+                }),
+                Literal::Positive(Atom {
+                    relation: apart,
+                    args: vec![var(0), var(3)],
+                }),
+            ],
+            variable_names: vec!["?x".into(), "?p".into(), "?r".into(), "?d".into()],
+        };
+        let out = decompose(std::slice::from_ref(&rule), v, &mut symbols);
+        assert_eq!(out.len(), 2, "{out:?}");
+        // next_part1(X) :- does(R, mv(D)), apart(X, D), renumbered.
+        assert_eq!(symbols.name(out[0].head.relation), "next_part1");
+        assert_eq!(out[0].head.args, vec![var(0)]);
+        assert_eq!(out[0].body.len(), 2);
+        assert_eq!(out[0].variable_names, vec!["?x", "?r", "?d"]);
+        assert_eq!(out[1].body.len(), 2);
+        // With a `distinct` instead of a static relation that part would
+        // not be safe (X unbound): only the role is projected away.
+        let mut with_distinct = rule.clone();
+        with_distinct.body[2] = Literal::Distinct(var(0), var(3));
+        let out = decompose(std::slice::from_ref(&with_distinct), v, &mut symbols);
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert_eq!(out[0].variable_names, vec!["?d", "?r"]);
+        assert_eq!(out[0].body.len(), 1);
+        assert_eq!(out[1].body.len(), 3);
     }
 }

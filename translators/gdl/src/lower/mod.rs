@@ -299,6 +299,41 @@ mod tests {
     }
 
     #[test]
+    fn decomposed_rules_agree() {
+        // Grounding splits the goal into two independent parts and the
+        // frame rule's move test into a part over the cell alone
+        // (propnet's rule decomposition); the translation still agrees.
+        let source = "
+            (role a) (role b)
+            (cell 1) (cell 2) (cell 3)
+            (init (pos a 1)) (init (pos b 3)) (init (step 0))
+            (succ 0 1) (succ 1 2) (succ 2 3)
+            (<= (legal ?r (go ?c)) (role ?r) (cell ?c) (true (pos ?r ?x)) (distinct ?c ?x))
+            (<= (legal ?r stay) (role ?r))
+            (<= (next (pos ?r ?c)) (does ?r (go ?c)))
+            (<= (next (pos ?r ?x)) (does ?r stay) (true (pos ?r ?x)))
+            (<= (next (mark ?c ?v)) (true (mark ?c ?v)) (does ?r (go ?d)) (distinct ?c ?d))
+            (<= (next (mark ?c ?r)) (does ?r (go ?c)))
+            (<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))
+            (<= terminal (true (step 3)))
+            (<= (goal a 100) (true (pos a ?x)) (not (true (mark ?x b)))
+                             (true (pos b ?y)) (true (mark ?y a)))
+            (<= (goal a 0) (not (goal a 100)))
+            (<= (goal b 50) (role b))";
+        let game = crate::load(source).unwrap();
+        let ground = propnet::ground(&crate::to_datalog(&game), &GroundingLimits::default())
+            .expect("grounds");
+        let parts = ground
+            .atoms
+            .iter()
+            .filter(|a| ground.symbols.name(a.relation).contains("_part"))
+            .count();
+        assert!(parts >= 2, "{parts} auxiliary atoms");
+        let counts = agrees_with_reasoner(source, 6);
+        assert_eq!(counts.len(), 7);
+    }
+
+    #[test]
     fn several_goal_values_take_the_largest() {
         let source = "
             (role r) (init s)
