@@ -22,6 +22,14 @@ mod common;
 /// Games that do not ground within this test's limits (nor within the
 /// by-hand sweep's; see docs/gdl.md for why).
 const GROUNDING_LIMITED: &[&str] = &["alexChess.kif", "merrills.kif", "sudoku.kif"];
+/// The games that take longest here (a few seconds each, mostly the RG
+/// checker on thousands of actions), started first.
+const COSTLY: &[&str] = &[
+    "skirmish.kif",
+    "quartoSuicide.kif",
+    "cylinder-checkers.kif",
+    "amazonsSuicide_10x10.kif",
+];
 /// At least this many games must agree three ways.
 const MIN_AGREEING: usize = 50;
 /// perft.tsv rows whose reference time is at most this are checked.
@@ -141,8 +149,16 @@ fn corpus_agrees_three_ways() {
         return;
     };
     let table = testkit::perft_table(&corpus);
-    let files = testkit::files_with_extension(&corpus.join("kif"), "kif");
+    let mut files = testkit::files_with_extension(&corpus.join("kif"), "kif");
     assert!(files.len() >= 56, "corpus has {} kif files", files.len());
+    // The costly games first, so that the two workers finish together.
+    files.sort_by_key(|f| {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        COSTLY
+            .iter()
+            .position(|c| *c == name)
+            .unwrap_or(COSTLY.len())
+    });
     let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
