@@ -1,10 +1,10 @@
 //! The RG translation of every shared corpus game that grounds agrees with
 //! the native reasoner and the propnet model on perft at every depth of one
-//! full round of all roles (up to two rounds where that is cheap), and with the cheap
-//! perft.tsv rows; the games that do not ground within small limits fail
-//! with a message naming the relation that grew too large. At least 50 of
-//! the 56 games must agree three ways. (The by-hand `translate_sweep` goes
-//! deeper, with about 20 s per game.)
+//! full round of all roles (up to two rounds where that is done within
+//! half a second), and with the cheap perft.tsv rows; the games that do not
+//! ground within small limits fail with a message naming the relation that
+//! grew too large. At least 50 of the 56 games must agree three ways. (The
+//! by-hand `translate_sweep` goes deeper, with about 20 s per game.)
 //!
 //! Games are checked by two worker threads, the costly ones first;
 //! `--nocapture` prints one line per game with its time.
