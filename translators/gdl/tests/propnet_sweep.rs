@@ -1,6 +1,8 @@
-//! By-hand sweep over the shared corpus, printing the table of docs/gdl.md:
+//! By-hand sweep over the shared corpus, printing a two-way table:
 //! validation, grounding size and time, and perft agreement of the
 //! reasoner, the propnet model and perft.tsv, with about 20 s per game
+//! (`translate_sweep` prints the table of docs/gdl.md, which adds the RG
+//! translation)
 //! (`cargo test --release -p gdl --test propnet_sweep -- --ignored --nocapture`).
 
 use std::time::{Duration, Instant};
