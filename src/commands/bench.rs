@@ -15,10 +15,10 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::SmallRng;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rg_core::ast::Game;
 use rg_core::engine::{Engine, EngineOptions};
-use rg_core::model::{perft, run_playouts, Budget, ForwardModel};
+use rg_core::model::{perft, Budget, ForwardModel, Player};
 use rg_core::opt::{default_pipeline, optimize, Size};
 use serde::Serialize;
 
@@ -112,9 +112,28 @@ pub fn run(options: &BenchOptions) -> Result<ExitCode, CliError> {
             .progress_chars("=> "),
     );
     let mut results = Vec::with_capacity(files.len());
-    for file in &files {
+    for (k, file) in files.iter().enumerate() {
         bar.set_message(file.display().to_string());
-        results.push(bench_file(file, options));
+        let started = Instant::now();
+        let result = bench_file(file, options);
+        // One line per game: the bar alone says nothing in a log file.
+        let line = format!(
+            "[{}/{}] {} ({:.1} s){}",
+            k + 1,
+            files.len(),
+            result.file,
+            started.elapsed().as_secs_f64(),
+            result
+                .error
+                .as_ref()
+                .map_or(String::new(), |e| format!(": {e}"))
+        );
+        if bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            bar.println(line);
+        }
+        results.push(result);
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -296,18 +315,41 @@ fn perft_at<M: ForwardModel>(
     }
 }
 
-/// Playouts for about `limit`, in growing batches (at least one playout).
+/// Random playouts for about `limit` (rg.md §7; keeper moves applied,
+/// uniform choices otherwise). `None` when a single playout does not end
+/// within four times the limit: such games are not measured by playouts.
 fn playouts_per_second<M: ForwardModel>(model: &M, limit: Duration) -> Result<Option<f64>, String> {
     let mut rng = SmallRng::seed_from_u64(1);
-    let (mut count, mut seconds, mut batch) = (0u64, 0.0f64, 1u64);
-    while seconds < limit.as_secs_f64() {
-        let stats =
-            run_playouts(model, batch, &mut rng, MAX_PLAYOUT_MOVES).map_err(|e| e.message)?;
-        count += stats.playouts;
-        seconds += stats.seconds;
-        batch *= 2;
+    let initial = model.initial().map_err(|e| e.message)?;
+    let started = Instant::now();
+    let give_up = started + limit * 4;
+    let mut moves = Vec::new();
+    let mut count = 0u64;
+    while count == 0 || started.elapsed() < limit {
+        let mut state = initial.clone();
+        for _ in 0..MAX_PLAYOUT_MOVES {
+            if Instant::now() > give_up {
+                return Ok(None);
+            }
+            moves.clear();
+            model
+                .legal_moves(&state, &mut moves)
+                .map_err(|e| e.message)?;
+            if moves.is_empty() {
+                break;
+            }
+            let chosen = match model.current_player(&state) {
+                Player::Keeper => 0,
+                _ => rng.gen_range(0..moves.len()),
+            };
+            let chosen = moves[chosen].clone();
+            model.apply(&mut state, &chosen).map_err(|e| e.message)?;
+        }
+        count += 1;
     }
-    Ok(Some(count as f64 / seconds.max(1e-9)))
+    Ok(Some(
+        count as f64 / started.elapsed().as_secs_f64().max(1e-9),
+    ))
 }
 
 fn first_message(diagnostics: &[rg_core::diag::Diagnostic]) -> String {
