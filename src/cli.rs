@@ -141,30 +141,7 @@ pub enum Command {
     /// Measure games: translation and optimization time, RG size before and
     /// after optimization, perft and playout speed of the native model, the
     /// RG translation and the optimized RG. Prints Markdown (or JSON).
-    Bench {
-        /// Game files, or directories (every game file below them).
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-        /// Time per measurement: the perft depth is the deepest the RG
-        /// engine completes within it; playouts run about this long.
-        #[arg(long, value_name = "SECS", default_value_t = 2.0)]
-        seconds: f64,
-        /// Deepest perft depth tried.
-        #[arg(long, value_name = "D", default_value_t = 12)]
-        max_depth: u32,
-        /// Do not measure the native model (RBG interpreter, GDL reasoner).
-        #[arg(long)]
-        no_native: bool,
-        /// RG engine: read keys outside a map's key type as the map's default.
-        #[arg(long)]
-        lenient: bool,
-        /// Print JSON ({"games": [...]}) instead of Markdown.
-        #[arg(long)]
-        json: bool,
-        /// Write the report here instead of printing it.
-        #[arg(short, long, value_name = "OUT")]
-        output: Option<PathBuf>,
-    },
+    Bench(BenchArgs),
     /// Compare a game's models by perft depth by depth: native vs RG
     /// translation (RBG, GDL; GDL also vs propnet), or RG vs optimized RG.
     Verify {
@@ -223,4 +200,31 @@ pub struct OptimizeArgs {
     /// lists them); implies --optimize.
     #[arg(long, value_name = "A,B,C")]
     pub passes: Option<String>,
+}
+
+/// What `rgw bench` measures and how.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// Game files, or directories (every game file below them).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Time per measurement: the perft depth is the deepest the RG
+    /// engine completes within it; playouts run about this long.
+    #[arg(long, value_name = "SECS", default_value_t = 2.0)]
+    pub seconds: f64,
+    /// Deepest perft depth tried.
+    #[arg(long, value_name = "D", default_value_t = 12)]
+    pub max_depth: u32,
+    /// Do not measure the native model (RBG interpreter, GDL reasoner).
+    #[arg(long)]
+    pub no_native: bool,
+    /// RG engine: read keys outside a map's key type as the map's default.
+    #[arg(long)]
+    pub lenient: bool,
+    /// Print JSON ({"games": [...]}) instead of Markdown.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the report here instead of printing it.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
 }

@@ -24,25 +24,11 @@ use serde::Serialize;
 
 use super::models::{gdl_reasoner, rbg_interpreter};
 use super::translate;
+use crate::cli::BenchArgs;
 use crate::source::{game_files, CliError, Language, Source};
 
 /// Moves allowed in one playout before it counts as endless.
 const MAX_PLAYOUT_MOVES: u64 = 100_000;
-
-/// What to measure.
-#[derive(Clone, Debug)]
-pub struct BenchOptions {
-    pub paths: Vec<PathBuf>,
-    /// Time for each measurement (perft depth search, playouts).
-    pub seconds: f64,
-    pub max_depth: u32,
-    /// Skip the native model (RBG interpreter, GDL reasoner).
-    pub no_native: bool,
-    /// RG engine: lenient reads (rgw perft --lenient).
-    pub lenient: bool,
-    pub json: bool,
-    pub output: Option<PathBuf>,
-}
 
 /// Perft at one depth: leaves and the time it took.
 #[derive(Clone, Copy, Debug, Serialize)]
@@ -97,7 +83,7 @@ pub struct GameBench {
     pub error: Option<String>,
 }
 
-pub fn run(options: &BenchOptions) -> Result<ExitCode, CliError> {
+pub fn run(options: &BenchArgs) -> Result<ExitCode, CliError> {
     if !(options.seconds.is_finite() && options.seconds > 0.0) {
         return Err(CliError::Usage(format!(
             "--seconds must be a positive number, not {}",
@@ -177,7 +163,7 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
     Ok(files)
 }
 
-fn bench_file(path: &Path, options: &BenchOptions) -> GameBench {
+fn bench_file(path: &Path, options: &BenchArgs) -> GameBench {
     let language = Language::from_path(path).map_or("?", Language::name);
     let mut bench = GameBench {
         file: path.display().to_string(),
@@ -199,7 +185,7 @@ fn bench_file(path: &Path, options: &BenchOptions) -> GameBench {
     bench
 }
 
-fn measure(path: &Path, options: &BenchOptions, bench: &mut GameBench) -> Result<(), String> {
+fn measure(path: &Path, options: &BenchArgs, bench: &mut GameBench) -> Result<(), String> {
     let source = Source::read(path).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let game = translate::translate_game(&source)
@@ -252,7 +238,7 @@ fn measure(path: &Path, options: &BenchOptions, bench: &mut GameBench) -> Result
     Ok(())
 }
 
-fn engine(game: &Game, options: &BenchOptions) -> Result<Engine, String> {
+fn engine(game: &Game, options: &BenchArgs) -> Result<Engine, String> {
     Engine::new(
         game,
         EngineOptions {
@@ -365,7 +351,7 @@ fn millis(d: Duration) -> f64 {
 }
 
 /// Two Markdown tables (sizes, speed) and the size totals.
-fn markdown(results: &[GameBench], options: &BenchOptions) -> String {
+fn markdown(results: &[GameBench], options: &BenchArgs) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,

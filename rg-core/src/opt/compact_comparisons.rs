@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use crate::ast::{Edge, Expr, Game, Label};
 
+use super::names::declared_names;
 use super::typing::Typing;
 use super::Pass;
 
@@ -26,12 +27,7 @@ impl Pass for CompactComparisons {
 
     fn run(&self, game: &mut Game) -> bool {
         let typing = Typing::new(game);
-        let declared: HashSet<&str> = game
-            .constants
-            .iter()
-            .map(|c| c.name.as_str())
-            .chain(game.variables.iter().map(|v| v.name.as_str()))
-            .collect();
+        let declared = declared_names(game);
         // (from, to, printed expression) → (expression, symbols, edge indices)
         let mut groups: BTreeMap<(String, String, String), Group> = BTreeMap::new();
         for (k, e) in game.edges.iter().enumerate() {

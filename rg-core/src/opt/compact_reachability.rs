@@ -17,10 +17,11 @@
 //! edges left outside the check stay where they are (they may still be
 //! used by play), and `prune-unreachable` removes them when they are dead.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use crate::ast::{Game, Label};
 
+use super::graph::adjacency;
 use super::Pass;
 
 pub struct CompactReachability;
@@ -35,12 +36,7 @@ impl Pass for CompactReachability {
     }
 
     fn run(&self, game: &mut Game) -> bool {
-        let mut outgoing: HashMap<&str, Vec<usize>> = HashMap::new();
-        let mut incoming: HashMap<&str, Vec<usize>> = HashMap::new();
-        for (k, e) in game.edges.iter().enumerate() {
-            outgoing.entry(&e.from).or_default().push(k);
-            incoming.entry(&e.to).or_default().push(k);
-        }
+        let (outgoing, incoming) = adjacency(game);
         let mut moved: Vec<(usize, String, String)> = Vec::new();
         for (k, e) in game.edges.iter().enumerate() {
             let Label::Reach { from, to, .. } = &e.label else {

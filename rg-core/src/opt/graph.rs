@@ -7,6 +7,21 @@ use std::collections::{HashMap, HashSet};
 use crate::ast::{Edge, Game, Label};
 use crate::builtins::{BEGIN, END};
 
+/// Edge indices by node name.
+pub type EdgesByNode<'g> = HashMap<&'g str, Vec<usize>>;
+
+/// Indices of each node's outgoing and incoming edges in `game.edges`
+/// (a read-only view, for passes that rewrite labels in place).
+pub fn adjacency(game: &Game) -> (EdgesByNode<'_>, EdgesByNode<'_>) {
+    let mut outgoing = EdgesByNode::new();
+    let mut incoming = EdgesByNode::new();
+    for (k, e) in game.edges.iter().enumerate() {
+        outgoing.entry(&e.from).or_default().push(k);
+        incoming.entry(&e.to).or_default().push(k);
+    }
+    (outgoing, incoming)
+}
+
 /// Edges with adjacency indexes; removed edges leave `None` holes until
 /// [`EdgeGraph::into_edges`].
 pub struct EdgeGraph {

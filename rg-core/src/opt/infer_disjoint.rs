@@ -12,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::ast::{Expr, Game, Label, Pragma, PragmaKind};
 
+use super::names::declared_names;
 use super::typing::Typing;
 use super::Pass;
 
@@ -32,12 +33,7 @@ impl Pass for InferDisjoint {
 
     fn run(&self, game: &mut Game) -> bool {
         let typing = Typing::new(game);
-        let declared: HashSet<&str> = game
-            .constants
-            .iter()
-            .map(|c| c.name.as_str())
-            .chain(game.variables.iter().map(|v| v.name.as_str()))
-            .collect();
+        let declared = declared_names(game);
         let already: HashSet<String> = game
             .pragmas
             .iter()

@@ -5,6 +5,16 @@ use std::collections::{HashMap, HashSet};
 
 use crate::ast::{Constant, Expr, Game, Label, PatternTag, PragmaKind, Type, Value};
 
+/// The names of the game's constants and variables: a symbol written with
+/// one of these names reads as the declaration, not as the symbol.
+pub fn declared_names(game: &Game) -> HashSet<&str> {
+    game.constants
+        .iter()
+        .map(|c| c.name.as_str())
+        .chain(game.variables.iter().map(|v| v.name.as_str()))
+        .collect()
+}
+
 /// Every identifier written anywhere in the game (names of every
 /// namespace, symbols, nodes, pragma contents). A name outside this set
 /// cannot clash with, or shadow, anything.

@@ -23,11 +23,12 @@
 //! `@tagIndex`/`@tagMaxIndex` and `@simpleApply` pragmas are removed when a
 //! tag goes.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use crate::ast::{Game, Label};
 use crate::builtins::BEGIN;
 
+use super::graph::adjacency;
 use super::Pass;
 
 pub struct SkipRedundantTags;
@@ -42,12 +43,7 @@ impl Pass for SkipRedundantTags {
     }
 
     fn run(&self, game: &mut Game) -> bool {
-        let mut outgoing: HashMap<&str, Vec<usize>> = HashMap::new();
-        let mut incoming: HashMap<&str, Vec<usize>> = HashMap::new();
-        for (k, e) in game.edges.iter().enumerate() {
-            outgoing.entry(&e.from).or_default().push(k);
-            incoming.entry(&e.to).or_default().push(k);
-        }
+        let (outgoing, incoming) = adjacency(game);
         let only_player_in = |n: &str| {
             incoming
                 .get(n)
