@@ -50,6 +50,10 @@ pub enum Command {
         /// instead of the sequential per-role moves of the RG translation.
         #[arg(long)]
         joint: bool,
+        /// Threads that count subtrees, each with its own instance of the
+        /// model (default: the machine's cores; 1 counts on one thread).
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
     },
     /// Run random playouts and report their speed and outcomes.
     Play {

@@ -122,6 +122,41 @@ fn perft_json_has_exactly_the_documented_fields() {
 }
 
 #[test]
+fn perft_on_several_threads_counts_what_one_thread_counts() {
+    // Every kind of model: RG, the RBG interpreter, the GDL reasoner and
+    // propnet, HRG through RG, and the RG engine with keeper states shown.
+    let cases: [(&str, &[&str]); 6] = [
+        ("rg/breakthrough.rg", &[]),
+        ("rbg/breakthrough.rbg", &[]),
+        ("kif/connect4.kif", &[]),
+        ("kif/ticTacToe.kif", &["--via", "propnet"]),
+        ("hrg/ticTacToe.hrg", &[]),
+        ("rg/ticTacToe.rg", &["--expose-keeper"]),
+    ];
+    for (file, extra) in cases {
+        let file = team(file);
+        let counts = |threads: &str| {
+            let mut args = vec!["perft", file.as_str(), "4", "--json", "--threads", threads];
+            args.extend_from_slice(extra);
+            let out = rgw(&args);
+            assert_eq!(out.code, 0, "{file}: {}", out.stderr);
+            let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+            value["perft"].clone()
+        };
+        let one = counts("1");
+        assert_eq!(counts("2"), one, "{file}");
+        assert_eq!(counts("3"), one, "{file}");
+    }
+    let out = rgw(&["perft", &team("rg/ticTacToe.rg"), "2", "--threads", "0"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("--threads must be at least 1"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
 fn perft_time_limit_stops_and_says_so() {
     let out = rgw(&[
         "perft",

@@ -11,6 +11,7 @@ pub mod dot;
 pub mod engine;
 pub mod model;
 pub mod opt;
+pub mod parallel;
 pub mod parse;
 pub mod print;
 pub mod types;

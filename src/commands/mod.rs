@@ -7,6 +7,7 @@ mod fmt;
 mod models;
 mod moves;
 mod optimize;
+mod parallel_perft;
 mod perft;
 mod play;
 mod stats;
@@ -77,7 +78,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             json,
             time_limit,
             joint,
-        } => perft::run(&file, depth, &model, json, time_limit, joint),
+            threads,
+        } => perft::run(&file, depth, &model, json, time_limit, joint, threads),
         Command::Verify {
             file,
             depth,

@@ -7,6 +7,7 @@ use std::time::Duration;
 use rg_core::model::{perft_series, Budget, ForwardModel, LimitError};
 
 use super::models::{with_model, ModelTask};
+use super::parallel_perft::perft_series_parallel;
 use crate::cli::ModelArgs;
 use crate::source::{CliError, Source};
 
@@ -17,6 +18,7 @@ pub fn run(
     json: bool,
     time_limit: Option<f64>,
     joint: bool,
+    threads: Option<usize>,
 ) -> Result<ExitCode, CliError> {
     let source = Source::read(path)?;
     let budget = match time_limit {
@@ -33,7 +35,19 @@ pub fn run(
     let (results, stopped) = if joint {
         joint_series(&source, args, depth, budget)?
     } else {
-        with_model(&source, args, Series { depth, budget })?
+        let threads = match threads {
+            Some(0) => return Err(CliError::Usage("--threads must be at least 1".into())),
+            Some(n) => n,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let task = Series {
+            depth,
+            budget,
+            threads,
+            source: &source,
+            args,
+        };
+        with_model(&source, args, task)?
     };
     if json {
         let object = serde_json::json!({
@@ -68,15 +82,29 @@ pub fn run(
 /// Counts and times of the completed depths, and why it stopped early.
 type PerftSeries = (Vec<(u64, Duration)>, Option<LimitError>);
 
-struct Series {
+struct Series<'a> {
     depth: u32,
     budget: Budget,
+    threads: usize,
+    /// What helper threads build their own models from.
+    source: &'a Source,
+    args: &'a ModelArgs,
 }
 
-impl ModelTask for Series {
+impl ModelTask for Series<'_> {
     type Output = PerftSeries;
 
     fn run<M: ForwardModel>(mut self, model: &M, _: &str) -> Result<Self::Output, CliError> {
+        if self.threads > 1 {
+            return Ok(perft_series_parallel(
+                model,
+                self.source,
+                self.args,
+                self.depth,
+                self.threads,
+                &mut self.budget,
+            ));
+        }
         Ok(perft_series(model, self.depth, &mut self.budget))
     }
 }

@@ -6,7 +6,9 @@
 //! The suite runs cheap depths; `sweep` (ignored) runs each game as deep as
 //! a time budget allows and prints a table:
 //! `cargo test --release -p rbg --test lower_corpus -- --ignored --nocapture`
-//! (`RBG_SWEEP_SECONDS`, default 10, is the budget per depth and model;
+//! (`RBG_SWEEP_SECONDS`, default 10, is the budget per depth and model; a
+//! depth whose time extrapolated from the previous one exceeds twice the
+//! budget is not tried;
 //! `RBG_SWEEP_FILTER` keeps the files whose name contains it).
 
 use std::collections::BTreeMap;
@@ -280,9 +282,21 @@ fn sweep() {
         };
         let native_root = loaded.native.initial().expect("native initial state");
         let rg_root = loaded.engine.initial().expect("RG initial state");
-        let mut deepest = None;
+        let mut deepest: Option<(u32, u64, Duration, Duration)> = None;
+        let mut previous_count = 1u64;
         for depth in 0..=20 {
+            // Skip a depth whose extrapolated time (last time × branching)
+            // is well past the budget: it would only time out.
+            if let Some((_, count, native, _)) = deepest {
+                let branching = count as f64 / previous_count.max(1) as f64;
+                if native.as_secs_f64() * branching > 2.0 * limit.as_secs_f64() {
+                    break;
+                }
+            }
             let native = timed_perft(&loaded.native, &native_root, depth, limit);
+            if let Ok(None) = native {
+                break;
+            }
             let rg = timed_perft(&loaded.engine, &rg_root, depth, limit);
             match (native, rg) {
                 (Ok(Some(n)), Ok(Some(r))) => {
@@ -300,6 +314,9 @@ fn sweep() {
                                 game.label, n.0
                             ));
                         }
+                    }
+                    if let Some((_, count, ..)) = deepest {
+                        previous_count = count;
                     }
                     deepest = Some((depth, n.0, n.1, r.1));
                     if n.0 == 0 {
