@@ -110,12 +110,16 @@ pub enum Scalar {
 #[derive(Clone, Debug)]
 pub struct Code {
     pub ops: Box<[Op]>,
+    /// The largest stack height the code reaches.
+    pub height: usize,
     /// Key information of every `Load`'s steps, in order.
     pub steps: Box<[KeyStep]>,
 }
 
 /// The most values a [`Code`] may keep on its evaluation stack.
 pub const CODE_STACK: usize = 32;
+/// Codes that stay within this height run with a smaller stack (most do).
+pub const SMALL_CODE_STACK: usize = 8;
 
 #[derive(Clone, Copy, Debug)]
 pub enum Op {
@@ -154,6 +158,7 @@ impl Code {
         let depth = emit_path(path, &mut ops, &mut steps, 0)?;
         (depth <= CODE_STACK).then(|| Code {
             ops: ops.into_boxed_slice(),
+            height: depth,
             steps: steps.into_boxed_slice(),
         })
     }

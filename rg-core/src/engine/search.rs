@@ -842,10 +842,19 @@ impl Searcher {
         }
     }
 
-    /// Evaluates postfix access code with a small fixed stack.
+    /// Evaluates postfix access code with a fixed stack.
     #[inline(never)]
     fn run_code(&self, p: &Program, code: &Code) -> u32 {
-        let mut stack = [0u32; CODE_STACK];
+        if code.height <= SMALL_CODE_STACK {
+            self.run_code_with::<SMALL_CODE_STACK>(p, code)
+        } else {
+            self.run_code_with::<CODE_STACK>(p, code)
+        }
+    }
+
+    #[inline(always)]
+    fn run_code_with<const N: usize>(&self, p: &Program, code: &Code) -> u32 {
+        let mut stack = [0u32; N];
         let mut height = 0usize;
         for op in code.ops.iter() {
             match *op {
@@ -864,33 +873,46 @@ impl Searcher {
                     count,
                 } => {
                     let keys = height - count as usize;
+                    let steps = &code.steps[first as usize..(first + count) as usize];
                     let mut offset = base;
-                    let mut lenient_value = None;
-                    for (k, step) in code.steps[first as usize..(first + count) as usize]
-                        .iter()
-                        .enumerate()
-                    {
-                        let key = stack[keys + k];
+                    // A lenient read of a key outside the key type yields
+                    // the map's default for this load.
+                    let mut lenient = INVALID;
+                    for (&key, step) in stack[keys..height].iter().zip(steps) {
                         let slot =
                             key_slot(p, key, step.contiguous, step.min, step.count, step.table);
                         if slot == INVALID {
-                            if self.lenient && step.fallback != INVALID {
-                                lenient_value = Some(step.fallback);
-                                break;
+                            lenient = self.invalid_code_key(key, step);
+                            if lenient == INVALID {
+                                return INVALID;
                             }
-                            return self.note_invalid_key(key, step.table);
+                            break;
                         }
                         offset += slot * step.stride;
                     }
-                    stack[keys] = lenient_value.unwrap_or_else(|| match space {
-                        Space::State => self.values[offset as usize],
-                        Space::Pool => p.pool[offset as usize],
-                    });
+                    stack[keys] = if lenient != INVALID {
+                        lenient
+                    } else {
+                        match space {
+                            Space::State => self.values[offset as usize],
+                            Space::Pool => p.pool[offset as usize],
+                        }
+                    };
                     height = keys + 1;
                 }
             }
         }
         stack[0]
+    }
+
+    /// A key outside its map's key type in a [`Code`] load: the lenient
+    /// default when there is one, else [`INVALID`] with the fault noted.
+    #[cold]
+    fn invalid_code_key(&self, key: u32, step: &KeyStep) -> u32 {
+        if self.lenient && step.fallback != INVALID {
+            return step.fallback;
+        }
+        self.note_invalid_key(key, step.table)
     }
 
     #[inline(never)]
