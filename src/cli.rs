@@ -190,6 +190,11 @@ pub struct ModelArgs {
     /// instead of failing (for improper descriptions; writes stay strict).
     #[arg(long)]
     pub lenient: bool,
+    /// RG engine: apply the first keeper walk found instead of searching
+    /// every keeper walk to check that the keeper's move is unique (RBG's
+    /// rule; always on for .rbg files run through their translation).
+    #[arg(long)]
+    pub first_keeper_walk: bool,
     #[command(flatten)]
     pub optimize: OptimizeArgs,
 }

@@ -371,6 +371,50 @@ fn rbg_runs_natively_and_through_its_translation() {
 }
 
 #[test]
+fn translated_rbg_go_plays_to_the_end() {
+    // Go's captures are long keeper completions; searching every order of
+    // their keeper moves (instead of RBG's first keeper move found) runs
+    // into the engine's step limit long before a game ends.
+    let Some(shared) = testkit::shared_corpus("translated_rbg_go_plays_to_the_end") else {
+        return;
+    };
+    let go = shared.join("rbg-ll/go_nopass.rbg");
+    let go = go.to_string_lossy();
+    let out = rgw(&[
+        "play",
+        &go,
+        "--via",
+        "rg",
+        "--playouts",
+        "2",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert!(value["average_length"].as_f64().unwrap() > 100.0, "{value}");
+    // The translation saved as RG plays the same way when asked to.
+    let dir = TempDir::new("go");
+    let rg = dir.path.join("go.rg");
+    let rg = rg.to_string_lossy();
+    assert_eq!(rgw(&["translate", &go, "-o", &rg]).code, 0);
+    let again = rgw(&[
+        "play",
+        &rg,
+        "--first-keeper-walk",
+        "--playouts",
+        "2",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let again: serde_json::Value = serde_json::from_str(&again.stdout).unwrap();
+    assert_eq!(again["average_length"], value["average_length"]);
+}
+
+#[test]
 fn rbg_translates_to_checked_rg_and_verifies() {
     let dir = TempDir::new("rbg-translate");
     let out_file = dir.path.join("connect4.rg").display().to_string();

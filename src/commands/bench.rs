@@ -199,8 +199,8 @@ fn measure(path: &Path, options: &BenchArgs, bench: &mut GameBench) -> Result<()
     bench.after = Some(Size::of(&optimized).into());
 
     let limit = Duration::from_secs_f64(options.seconds);
-    let plain = engine(&game, options)?;
-    let fast = engine(&optimized, options)?;
+    let plain = engine(&source, &game, options)?;
+    let fast = engine(&source, &optimized, options)?;
     let rg = deepest_perft(&plain, options.max_depth, limit)?;
     let (depth, leaves) = (rg.depth, rg.leaves);
     bench.rg = Some(rg);
@@ -238,11 +238,12 @@ fn measure(path: &Path, options: &BenchArgs, bench: &mut GameBench) -> Result<()
     Ok(())
 }
 
-fn engine(game: &Game, options: &BenchArgs) -> Result<Engine, String> {
+fn engine(source: &Source, game: &Game, options: &BenchArgs) -> Result<Engine, String> {
     Engine::new(
         game,
         EngineOptions {
             lenient: options.lenient,
+            first_keeper_walk: source.language == Language::Rbg,
             ..EngineOptions::default()
         },
     )

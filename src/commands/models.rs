@@ -77,13 +77,16 @@ pub fn rg_engine(source: &Source, args: &ModelArgs) -> Result<Engine, CliError> 
 }
 
 pub fn engine_for(source: &Source, game: &Game, args: &ModelArgs) -> Result<Engine, CliError> {
-    Engine::new(game, engine_options(args)).map_err(|d| source.invalid(&d))
+    Engine::new(game, engine_options(source.language, args)).map_err(|d| source.invalid(&d))
 }
 
-pub fn engine_options(args: &ModelArgs) -> EngineOptions {
+/// Engine options from the command line; games translated from RBG apply
+/// the first keeper walk found, as RBG itself does (rbg.md §3.5).
+pub fn engine_options(language: Language, args: &ModelArgs) -> EngineOptions {
     EngineOptions {
         expose_keeper: args.expose_keeper,
         lenient: args.lenient,
+        first_keeper_walk: args.first_keeper_walk || language == Language::Rbg,
         ..EngineOptions::default()
     }
 }
@@ -119,12 +122,14 @@ pub fn runtime_error(source: &Source, error: impl std::fmt::Display) -> CliError
 /// The RG perft of a translation alone, up to `depth` within `budget` (for
 /// languages without a native model).
 pub fn translation_perft(
+    source: &Source,
     game: &Game,
     depth: u32,
     budget: &mut Budget,
     args: &ModelArgs,
 ) -> Result<(Vec<u64>, Option<String>), String> {
-    let engine = Engine::new(game, engine_options(args)).map_err(|d| d[0].message.clone())?;
+    let engine = Engine::new(game, engine_options(source.language, args))
+        .map_err(|d| d[0].message.clone())?;
     let (series, stopped) = rg_core::model::perft_series(&engine, depth, budget);
     let counts = series.into_iter().map(|(c, _)| c).collect();
     match stopped {

@@ -42,6 +42,16 @@ pub struct EngineOptions {
     /// innermost default of its initial value) instead of failing; writes
     /// to such keys still fail.
     pub lenient: bool,
+    /// Apply the first keeper walk found instead of searching every keeper
+    /// walk to confirm that the keeper's move is unique and unambiguous
+    /// (rg.md §4, properties 2 and 4). This is RBG's own rule (rbg.md §3.5:
+    /// the game manager applies any legal keeper move, e.g. the first
+    /// found), and translated RBG games need it in long games: a keeper
+    /// completion made of many keeper moves (go's capture flood fill)
+    /// otherwise explores every order in which those moves can be made.
+    /// For proper games the result is the same; improper keepers go
+    /// undetected.
+    pub first_keeper_walk: bool,
 }
 
 impl Default for EngineOptions {
@@ -50,6 +60,7 @@ impl Default for EngineOptions {
             expose_keeper: false,
             step_limit: DEFAULT_STEP_LIMIT,
             lenient: false,
+            first_keeper_walk: false,
         }
     }
 }
@@ -109,6 +120,7 @@ impl Engine {
         let mut searcher = Searcher::default();
         searcher.step_limit = options.step_limit;
         searcher.lenient = options.lenient;
+        searcher.first_keeper_walk = options.first_keeper_walk;
         Ok(Engine {
             program,
             options,

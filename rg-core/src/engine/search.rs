@@ -138,6 +138,11 @@ pub struct Searcher {
     /// Reads of keys outside a map's key type yield the map's default
     /// instead of failing (rg.md §5.2, "lenient interpreter").
     pub lenient: bool,
+    /// Keeper searches stop at the first completed walk (see
+    /// [`super::EngineOptions::first_keeper_walk`]).
+    pub first_keeper_walk: bool,
+    /// Set for the current search: stop once a move is found.
+    stop_at_first: bool,
 }
 
 impl Default for Searcher {
@@ -158,6 +163,8 @@ impl Default for Searcher {
             move_index: HashMap::default(),
             fault: std::cell::Cell::new(None),
             lenient: false,
+            first_keeper_walk: false,
+            stop_at_first: false,
         }
     }
 }
@@ -181,6 +188,7 @@ impl Searcher {
         self.tag_visibility.clear();
         self.reach_cache.clear();
         self.steps = 0;
+        self.stop_at_first = false;
     }
 
     /// All distinct moves of `state` with the states they lead to.
@@ -195,6 +203,8 @@ impl Searcher {
             return Ok(());
         }
         self.load(state);
+        self.stop_at_first =
+            self.first_keeper_walk && state.values[p.player_slot as usize] == p.keeper;
         let mut index = std::mem::take(&mut self.move_index);
         index.clear();
         let result = self.run_moves(
@@ -390,6 +400,10 @@ impl Searcher {
                             let player =
                                 self.scalar(p, value).map_err(|f| self.fault(p, f, from))?;
                             self.complete_move(p, edge.target, player, sink)?;
+                            if self.stop_at_first {
+                                level.stack.clear();
+                                break;
+                            }
                             false
                         }
                         Action::Tag(t) => {

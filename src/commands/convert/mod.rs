@@ -207,21 +207,23 @@ fn convert_one(path: &Path, options: &ConvertOptions) -> GameReport {
     };
     match super::verify::against_native(&source, &game, depth, &mut budget, &options.model) {
         Ok(Some(verdict)) => record_verdict(report, verdict),
-        Ok(None) => match models::translation_perft(&game, depth, &mut budget, &options.model) {
-            Ok((perft, stopped)) => {
-                report.verified_depth = perft.len().checked_sub(1).map(|d| d as u32);
-                report.perft = perft;
-                report.status = Status::Translated;
-                report.note = Some(match stopped {
-                    Some(reason) => {
-                        format!("no native model to compare with; stopped early: {reason}")
-                    }
-                    None => "no native model to compare with".to_string(),
-                });
-                report
+        Ok(None) => {
+            match models::translation_perft(&source, &game, depth, &mut budget, &options.model) {
+                Ok((perft, stopped)) => {
+                    report.verified_depth = perft.len().checked_sub(1).map(|d| d as u32);
+                    report.perft = perft;
+                    report.status = Status::Translated;
+                    report.note = Some(match stopped {
+                        Some(reason) => {
+                            format!("no native model to compare with; stopped early: {reason}")
+                        }
+                        None => "no native model to compare with".to_string(),
+                    });
+                    report
+                }
+                Err(e) => report.failed(format!("the translated game fails: {e}")),
             }
-            Err(e) => report.failed(format!("the translated game fails: {e}")),
-        },
+        }
         Err(e) => report.failed(e.to_string().lines().next().unwrap_or("").to_string()),
     }
 }

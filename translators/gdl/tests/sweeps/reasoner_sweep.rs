@@ -1,5 +1,5 @@
 //! By-hand sweep: the reasoner's perft on every corpus game against
-//! perft.tsv (`cargo test --release -p gdl --test reasoner_sweep -- --ignored --nocapture`).
+//! perft.tsv (`cargo test --release -p gdl --test sweeps reasoner_sweep -- --ignored --nocapture`).
 
 use std::time::{Duration, Instant};
 

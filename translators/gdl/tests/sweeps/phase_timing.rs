@@ -1,5 +1,5 @@
 //! By hand: time of each phase (grounding, network build, first states) on
-//! one corpus game (`GAME=skirmish cargo test --release -p gdl --test
+//! one corpus game (`GAME=skirmish cargo test --release -p gdl --test sweeps
 //! phase_timing -- --ignored --nocapture`).
 
 use std::time::Instant;

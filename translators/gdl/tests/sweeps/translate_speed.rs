@@ -1,6 +1,6 @@
 //! By-hand timing of the translated game against the native models:
 //! perft time per depth for the RG engine, the reasoner and the propnet
-//! (`GAME=name DEPTH=d cargo test --release -p gdl --test translate_speed -- --ignored --nocapture`).
+//! (`GAME=name DEPTH=d cargo test --release -p gdl --test sweeps translate_speed -- --ignored --nocapture`).
 
 use std::time::{Duration, Instant};
 

@@ -1,5 +1,5 @@
 //! By hand: joint perft of the team corpus with both models
-//! (`cargo test --release -p gdl --test team_corpus_print -- --ignored --nocapture`).
+//! (`cargo test --release -p gdl --test sweeps team_corpus_print -- --ignored --nocapture`).
 
 use std::time::{Duration, Instant};
 

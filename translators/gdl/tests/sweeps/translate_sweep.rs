@@ -4,7 +4,7 @@
 //! rows each model reproduces, and the depth up to which the reasoner, the
 //! propnet model and the RG translation agree three ways, with about 20 s
 //! per game for each of these checks
-//! (`cargo test --release -p gdl --test translate_sweep -- --ignored --nocapture`;
+//! (`cargo test --release -p gdl --test sweeps translate_sweep -- --ignored --nocapture`;
 //! `GAME=name` restricts it, `BUDGET_SECONDS=n` changes the budget).
 
 use std::time::{Duration, Instant};
@@ -13,7 +13,7 @@ use propnet::{GroundingLimits, PropnetModel};
 use rg_core::engine::{Engine, EngineOptions};
 use rg_core::model::{perft, Budget, ForwardModel};
 
-mod common;
+use super::common;
 
 /// The depths of the expected rows a model reproduces within `deadline`
 /// (`MISMATCH …` at the first wrong count).

@@ -3,7 +3,7 @@
 //! reasoner, the propnet model and perft.tsv, with about 20 s per game
 //! (`translate_sweep` prints the table of docs/gdl.md, which adds the RG
 //! translation)
-//! (`cargo test --release -p gdl --test propnet_sweep -- --ignored --nocapture`).
+//! (`cargo test --release -p gdl --test sweeps propnet_sweep -- --ignored --nocapture`).
 
 use std::time::{Duration, Instant};
 
