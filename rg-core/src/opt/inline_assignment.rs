@@ -17,6 +17,11 @@ pub struct InlineAssignment;
 
 /// Largest expression (in nodes) copied into its uses.
 const MAX_SIZE: usize = 4;
+/// Most facts tracked at once. Facts are copied along every edge, so an
+/// unbounded set makes big games (GDL translations with thousands of
+/// variables) quadratic; forgetting a fact is always sound (a fact only
+/// enables a substitution).
+const MAX_FACTS: usize = 16;
 
 impl Pass for InlineAssignment {
     fn name(&self) -> &'static str {
@@ -120,7 +125,10 @@ impl Analysis for Copies {
                 kill(&mut out, root);
                 if let Expr::Ref(v, _) = lhs.without_casts() {
                     let value = substitute(rhs, fact);
-                    if !reads(&value, v) && size(&value) <= MAX_SIZE && self.reads_variable(&value)
+                    if out.len() < MAX_FACTS
+                        && !reads(&value, v)
+                        && size(&value) <= MAX_SIZE
+                        && self.reads_variable(&value)
                     {
                         out.insert(v.clone(), value);
                     }

@@ -197,14 +197,14 @@ fn convert_one(path: &Path, options: &ConvertOptions) -> GameReport {
         report.status = Status::Translated;
         return report;
     };
-    // Verification gets the whole time limit: translation is bounded by its
-    // own limits (GDL grounding), and a slow translation must not leave the
-    // verification no time at all.
-    let mut budget = Budget::with_time_limit(options.time_limit);
     let game = match super::optimize::apply(translated.game, &options.model.optimize) {
         Ok(game) => game,
         Err(e) => return report.failed(e.to_string()),
     };
+    // Verification gets the whole time limit: translation and optimization
+    // are bounded by their own limits (GDL grounding), and a slow one must
+    // not leave the verification no time at all.
+    let mut budget = Budget::with_time_limit(options.time_limit);
     match super::verify::against_native(&source, &game, depth, &mut budget, &options.model) {
         Ok(Some(verdict)) => record_verdict(report, verdict),
         Ok(None) => {
