@@ -1,8 +1,10 @@
 //! Join fork prefixes (E): edges leaving one node with identical labels
 //! are merged: `s, b: L; s, c: L;` becomes `s, b: L; b, c: ;` when `b` is
 //! entered only by that edge (so nothing else gains access to `c`). The
-//! label is evaluated once; skip compaction then usually merges `b` and
-//! `c`. Assignments to `player` are left alone (they end moves).
+//! label is evaluated once. When `c` too was entered by its edge only, its
+//! edges move to `b` directly instead of through a skip, and `b` is looked
+//! at again, so nested common prefixes are shared in one run. Assignments
+//! to `player` are left alone (they end moves).
 
 use std::collections::HashMap;
 
@@ -25,7 +27,11 @@ impl Pass for JoinForkPrefixes {
     fn run(&self, game: &mut Game) -> bool {
         let mut g = EdgeGraph::new(game);
         let mut changed = false;
-        for s in g.nodes() {
+        // A node whose outgoing edges grew is looked at again: the edges it
+        // took over may start with the labels of its own.
+        let mut work: Vec<String> = g.nodes();
+        work.reverse();
+        while let Some(s) = work.pop() {
             let mut groups: HashMap<Label, Vec<usize>> = HashMap::new();
             for &k in g.leaving(&s) {
                 let e = g.edge(k);
@@ -39,13 +45,7 @@ impl Pass for JoinForkPrefixes {
             for mut group in groups {
                 group.sort();
                 // The kept edge's target must be entered by this edge only.
-                let Some(position) = group.iter().position(|&k| {
-                    let b = &g.edge(k).to;
-                    g.entering(b).len() == 1
-                        && !g.is_fixed(b)
-                        && !g.is_reach_start(b)
-                        && !g.is_reach_target(b)
-                }) else {
+                let Some(position) = group.iter().position(|&k| private(&g, &g.edge(k).to)) else {
                     continue;
                 };
                 let kept = group.remove(position);
@@ -53,13 +53,26 @@ impl Pass for JoinForkPrefixes {
                 for k in group {
                     let c = g.edge(k).to.clone();
                     g.remove(k);
-                    if c != b {
+                    changed = true;
+                    if c == b {
+                        continue;
+                    }
+                    if private(&g, &c) && g.entering(&c).is_empty() {
+                        // `c` was entered by the removed edge only: its
+                        // edges now leave `b` (what a skip `b, c` followed
+                        // by skip compaction would give, in one step).
+                        for k in g.leaving(&c).to_vec() {
+                            let mut e = g.edge(k).clone();
+                            e.from = b.clone();
+                            g.replace(k, e);
+                        }
+                        work.push(b.clone());
+                    } else {
                         g.add(Edge {
                             at: g.edge(kept).at,
                             ..Edge::new(b.clone(), c, Label::Skip)
                         });
                     }
-                    changed = true;
                 }
             }
         }
@@ -68,6 +81,14 @@ impl Pass for JoinForkPrefixes {
         }
         changed
     }
+}
+
+/// A node entered by at most one edge, without an identity of its own.
+fn private(g: &EdgeGraph, node: &str) -> bool {
+    g.entering(node).len() <= 1
+        && !g.is_fixed(node)
+        && !g.is_reach_start(node)
+        && !g.is_reach_target(node)
 }
 
 #[cfg(test)]
@@ -85,6 +106,45 @@ mod tests {
         insta::assert_snapshot!(out, @r"
         var v: Bool = 0;
         begin, b: v == 1;
+        b, end: player = keeper;
+        b, d: v = 0;
+        d, end: player = keeper;
+        ");
+    }
+
+    #[test]
+    fn nested_common_prefixes_are_shared_in_one_run() {
+        // `c` merges into `b`, whose two `v = 0` edges are then shared too.
+        let (changed, out) = after(
+            &JoinForkPrefixes,
+            "var v: Bool = 0;\nbegin, b: v == 1;\nbegin, c: v == 1;\nb, x: v = 0;\nc, y: v = 0;\n\
+             x, end: player = keeper;\ny, z: $ t;\nz, end: player = keeper;\n",
+        );
+        assert!(changed);
+        insta::assert_snapshot!(out, @r"
+        var v: Bool = 0;
+        begin, b: v == 1;
+        b, x: v = 0;
+        x, end: player = keeper;
+        x, z: $ t;
+        z, end: player = keeper;
+        ");
+    }
+
+    #[test]
+    fn a_shared_target_is_reached_through_a_skip() {
+        // `c` is also entered from `a`: it keeps its identity.
+        let (changed, out) = after(
+            &JoinForkPrefixes,
+            "var v: Bool = 0;\nbegin, b: v == 1;\nbegin, c: v == 1;\nbegin, a: v == 0;\na, c: $ t;\n\
+             b, end: player = keeper;\nc, d: v = 0;\nd, end: player = keeper;\n",
+        );
+        assert!(changed);
+        insta::assert_snapshot!(out, @r"
+        var v: Bool = 0;
+        begin, b: v == 1;
+        begin, a: v == 0;
+        a, c: $ t;
         b, end: player = keeper;
         c, d: v = 0;
         d, end: player = keeper;
