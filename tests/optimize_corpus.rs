@@ -71,26 +71,32 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).expect("corpus file is readable")
 }
 
+/// Every file of a corpus folder with its translation (or why it failed).
+fn translated<E: std::fmt::Debug>(
+    dir: &str,
+    extension: &str,
+    translate: impl Fn(&str) -> Result<Game, E>,
+) -> impl Iterator<Item = (PathBuf, Result<Game, String>)> {
+    files(dir, extension).into_iter().map(move |path| {
+        let game = translate(&read(&path)).map_err(|e| format!("{}: {e:?}", path.display()));
+        (path, game)
+    })
+}
+
 #[test]
 fn optimizing_rbg_translations_keeps_perft() {
-    let games = files("rbg-ll", "rbg").into_iter().map(|path| {
-        let game = rbg::translate(&read(&path))
-            .map(|t| t.game)
-            .map_err(|d| format!("{}: {d:?}", path.display()));
-        (path, game)
-    });
-    check_all(games, true);
+    check_all(
+        translated("rbg-ll", "rbg", |text| rbg::translate(text).map(|t| t.game)),
+        true,
+    );
 }
 
 #[test]
 fn optimizing_hrg_translations_keeps_perft() {
-    let games = files("hrg", "hrg").into_iter().map(|path| {
-        let game = hrg::translate(&read(&path))
-            .map(|t| t.game)
-            .map_err(|d| format!("{}: {d:?}", path.display()));
-        (path, game)
-    });
-    check_all(games, false);
+    check_all(
+        translated("hrg", "hrg", |text| hrg::translate(text).map(|t| t.game)),
+        false,
+    );
 }
 
 #[test]
