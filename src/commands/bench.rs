@@ -17,14 +17,14 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rg_core::ast::Game;
-use rg_core::engine::{Engine, EngineOptions};
+use rg_core::engine::Engine;
 use rg_core::model::{perft, Budget, ForwardModel, Player};
 use rg_core::opt::{default_pipeline, optimize, Size};
 use serde::Serialize;
 
-use super::models::{gdl_reasoner, rbg_interpreter};
+use super::models::{engine_options, gdl_reasoner, rbg_interpreter};
 use super::translate;
-use crate::cli::BenchArgs;
+use crate::cli::{BenchArgs, ModelArgs};
 use crate::source::{game_files, CliError, Language, Source};
 
 /// Moves allowed in one playout before it counts as endless.
@@ -239,14 +239,11 @@ fn measure(path: &Path, options: &BenchArgs, bench: &mut GameBench) -> Result<()
 }
 
 fn engine(source: &Source, game: &Game, options: &BenchArgs) -> Result<Engine, String> {
-    Engine::new(
-        game,
-        EngineOptions {
-            lenient: options.lenient,
-            first_keeper_walk: source.language == Language::Rbg,
-            ..EngineOptions::default()
-        },
-    )
+    let args = ModelArgs {
+        lenient: options.lenient,
+        ..ModelArgs::default()
+    };
+    Engine::new(game, engine_options(source.language, &args))
     .map_err(|d| format!("RG engine: {}", first_message(&d)))
 }
 

@@ -73,19 +73,15 @@ fn forward(g: &mut EdgeGraph, b: &str, random: bool) -> bool {
     let Some((skip, c)) = only_skip_out(g, b) else {
         return false;
     };
-    let incoming = g.entering(b).to_vec();
-    let moves_end_here = incoming
+    let moves_end_here = g
+        .entering(b)
         .iter()
         .any(|&k| g.edge(k).label.is_player_assignment());
     if moves_end_here && (random || c == END) {
         return false;
     }
     g.remove(skip);
-    for k in incoming {
-        let mut e = g.edge(k).clone();
-        e.to = c.clone();
-        g.replace(k, e);
-    }
+    g.move_entering(b, &c);
     g.rename_start(b, &c);
     true
 }
@@ -104,11 +100,7 @@ fn backward(g: &mut EdgeGraph, c: &str) -> bool {
         return false;
     }
     g.remove(skip);
-    for k in g.leaving(c).to_vec() {
-        let mut e = g.edge(k).clone();
-        e.from = b.clone();
-        g.replace(k, e);
-    }
+    g.move_leaving(c, &b);
     true
 }
 

@@ -130,6 +130,24 @@ impl EdgeGraph {
         out
     }
 
+    /// Makes every edge leaving `old` leave `new` instead.
+    pub fn move_leaving(&mut self, old: &str, new: &str) {
+        for k in self.leaving(old).to_vec() {
+            let mut e = self.edge(k).clone();
+            e.from = new.to_string();
+            self.replace(k, e);
+        }
+    }
+
+    /// Makes every edge entering `old` enter `new` instead.
+    pub fn move_entering(&mut self, old: &str, new: &str) {
+        for k in self.entering(old).to_vec() {
+            let mut e = self.edge(k).clone();
+            e.to = new.to_string();
+            self.replace(k, e);
+        }
+    }
+
     /// Rewrites every reachability check starting at `old` to start at `new`.
     pub fn rename_start(&mut self, old: &str, new: &str) {
         for k in self.starts.get(old).cloned().unwrap_or_default() {

@@ -57,15 +57,11 @@ impl Pass for JoinForkPrefixes {
                     if c == b {
                         continue;
                     }
-                    if private(&g, &c) && g.entering(&c).is_empty() {
+                    if g.entering(&c).is_empty() && private(&g, &c) {
                         // `c` was entered by the removed edge only: its
                         // edges now leave `b` (what a skip `b, c` followed
                         // by skip compaction would give, in one step).
-                        for k in g.leaving(&c).to_vec() {
-                            let mut e = g.edge(k).clone();
-                            e.from = b.clone();
-                            g.replace(k, e);
-                        }
+                        g.move_leaving(&c, &b);
                         work.push(b.clone());
                     } else {
                         g.add(Edge {

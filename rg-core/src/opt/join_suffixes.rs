@@ -51,11 +51,7 @@ impl Pass for JoinForkSuffixes {
                     for k in g.leaving(other).to_vec() {
                         g.remove(k);
                     }
-                    for k in g.entering(other).to_vec() {
-                        let mut e = g.edge(k).clone();
-                        e.to = keep.clone();
-                        g.replace(k, e);
-                    }
+                    g.move_entering(other, keep);
                     merged = true;
                 }
             }
