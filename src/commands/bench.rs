@@ -244,7 +244,7 @@ fn engine(source: &Source, game: &Game, options: &BenchArgs) -> Result<Engine, S
         ..ModelArgs::default()
     };
     Engine::new(game, engine_options(source.language, &args))
-    .map_err(|d| format!("RG engine: {}", first_message(&d)))
+        .map_err(|d| format!("RG engine: {}", first_message(&d)))
 }
 
 /// Perft at the deepest depth that completes within `limit` (all depths
