@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     let args = cli::Cli::parse();
     match commands::run(args) {
         Ok(code) => code,
@@ -17,5 +18,17 @@ fn main() -> ExitCode {
             eprintln!("{error}");
             error.exit_code()
         }
+    }
+}
+
+/// Rust ignores SIGPIPE, so printing into a closed pipe (`rgw passes |
+/// head`) would panic; like other command-line tools, rgw then simply
+/// stops.
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any thread or output
+    // exists; SIG_DFL is a valid disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

@@ -319,6 +319,25 @@ fn trace_writes_every_changing_pass_and_a_summary() {
     let summary = std::fs::read_to_string(format!("{trace}/summary.md")).unwrap();
     assert!(summary.contains("| 0 | input |"), "{summary}");
     assert!(summary.contains("fewer nodes"), "{summary}");
+    // The timing table lists every pass of the pipeline once, with its runs.
+    let timing = summary
+        .split("## Time per pass")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no timing table: {summary}"));
+    let out = rgw(&["passes"]);
+    let default_passes = out.stdout.lines().filter(|l| l.starts_with("* "));
+    for line in default_passes {
+        let pass = line.split_whitespace().nth(1).unwrap();
+        if pass == "=" {
+            continue; // the legend
+        }
+        let rows: Vec<&str> = timing
+            .lines()
+            .filter(|l| l.starts_with(&format!("| {pass} | ")))
+            .collect();
+        assert_eq!(rows.len(), 1, "{pass} in {timing}");
+    }
+    assert!(timing.contains("| **total** |"), "{timing}");
     // Every traced game is valid RG.
     for name in names.iter().filter(|n| n.ends_with(".rg")) {
         let check = rgw(&["check", &format!("{trace}/{name}")]);
@@ -523,4 +542,21 @@ fn bench_measures_sizes_and_speed_of_every_model() {
         markdown.stdout
     );
     assert_eq!(rgw(&["bench", "no/such/dir"]).code, 2);
+}
+
+#[test]
+fn output_into_a_closed_pipe_stops_without_a_panic() {
+    // The reader goes away before rgw writes (`rgw translate … | head -0`).
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rgw"))
+        .args(["translate", &team("rbg/connect4.rbg")])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("rgw runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("rgw ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_ne!(out.status.code(), Some(101), "{stderr}");
 }

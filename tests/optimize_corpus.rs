@@ -39,7 +39,7 @@ fn check(path: &Path, game: &Game, from_rbg: bool) -> Result<usize, String> {
         first_keeper_walk: from_rbg,
         ..EngineOptions::default()
     };
-    let optimized = optimize(game, &default_pipeline(), &mut |_, _| {});
+    let optimized = optimize(game, &default_pipeline(), &mut |_| {});
     let plain = Engine::new(game, options).map_err(|d| format!("{name}: {d:?}"))?;
     let fast = Engine::new(&optimized, options)
         .map_err(|d| format!("{name}: the optimized game is refused: {d:?}"))?;

@@ -264,7 +264,7 @@ fn perfts(game: &Game, depth: u32) -> Result<Vec<u64>, String> {
 /// result; returns it with the time taken.
 fn optimized(game: &Game, passes: &[Box<dyn Pass>], what: &str) -> (Game, Duration) {
     let start = Instant::now();
-    let out = optimize(game, passes, &mut |_, _| {});
+    let out = optimize(game, passes, &mut |_| {});
     let took = start.elapsed();
     let diagnostics = check_game(&out);
     assert!(
@@ -348,7 +348,9 @@ fn every_pass_fires_on_some_generated_game() {
         .filter(|pass| {
             !games.iter().any(|g| {
                 let mut changed = false;
-                optimize(g, std::slice::from_ref(*pass), &mut |_, _| changed = true);
+                optimize(g, std::slice::from_ref(*pass), &mut |run| {
+                    changed |= run.changed
+                });
                 changed
             })
         })

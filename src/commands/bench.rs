@@ -193,7 +193,7 @@ fn measure(path: &Path, options: &BenchArgs, bench: &mut GameBench) -> Result<()
         .game;
     bench.translate_ms = Some(millis(started.elapsed()));
     let started = Instant::now();
-    let optimized = optimize(&game, &default_pipeline(), &mut |_, _| {});
+    let optimized = optimize(&game, &default_pipeline(), &mut |_| {});
     bench.optimize_ms = Some(millis(started.elapsed()));
     bench.before = Some(Size::of(&game).into());
     bench.after = Some(Size::of(&optimized).into());

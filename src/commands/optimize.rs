@@ -6,7 +6,9 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use rg_core::ast::Game;
-use rg_core::opt::{all_passes, default_pipeline, optimize, passes_by_name, Pass, Size};
+use std::time::Duration;
+
+use rg_core::opt::{all_passes, default_pipeline, optimize, passes_by_name, Pass, PassRun, Size};
 
 use crate::cli::OptimizeArgs;
 use crate::source::CliError;
@@ -36,7 +38,7 @@ fn chosen(args: &OptimizeArgs, forced: bool) -> Result<Option<Vec<Box<dyn Pass>>
 /// Optimizes `game` when asked to.
 pub fn apply(game: Game, args: &OptimizeArgs) -> Result<Game, CliError> {
     Ok(match chosen(args, false)? {
-        Some(passes) => optimize(&game, &passes, &mut |_, _| {}),
+        Some(passes) => optimize(&game, &passes, &mut |_| {}),
         None => game,
     })
 }
@@ -51,20 +53,66 @@ pub fn apply_traced(game: Game, args: &OptimizeArgs, dir: &Path) -> Result<Game,
     std::fs::create_dir_all(dir).map_err(fail)?;
     std::fs::write(dir.join("00-input.rg"), rg_core::print::print_game(&game)).map_err(fail)?;
     let mut rows = vec![("input".to_string(), Size::of(&game))];
+    let mut timings = PassTimings::default();
     let mut written: Result<(), std::io::Error> = Ok(());
-    let optimized = optimize(&game, &passes, &mut |name, g| {
+    let optimized = optimize(&game, &passes, &mut |run| {
+        timings.record(run);
+        if !run.changed {
+            return;
+        }
         let step = rows.len();
-        rows.push((name.to_string(), Size::of(g)));
+        rows.push((run.pass.to_string(), Size::of(run.game)));
         if written.is_ok() {
             written = std::fs::write(
-                dir.join(format!("{step:02}-{name}.rg")),
-                rg_core::print::print_game(g),
+                dir.join(format!("{step:02}-{}.rg", run.pass)),
+                rg_core::print::print_game(run.game),
             );
         }
     });
     written.map_err(fail)?;
-    std::fs::write(dir.join("summary.md"), summary(&rows)).map_err(fail)?;
+    let mut text = summary(&rows);
+    text.push_str(&timings.table());
+    std::fs::write(dir.join("summary.md"), text).map_err(fail)?;
     Ok(optimized)
+}
+
+/// Time spent in each pass over all its runs, in pipeline order.
+#[derive(Default)]
+struct PassTimings {
+    /// (pass, runs, runs that changed the game, total time)
+    rows: Vec<(&'static str, usize, usize, Duration)>,
+}
+
+impl PassTimings {
+    fn record(&mut self, run: &PassRun) {
+        let row = match self.rows.iter_mut().find(|r| r.0 == run.pass) {
+            Some(row) => row,
+            None => {
+                self.rows.push((run.pass, 0, 0, Duration::ZERO));
+                self.rows.last_mut().expect("just pushed")
+            }
+        };
+        row.1 += 1;
+        row.2 += usize::from(run.changed);
+        row.3 += run.elapsed;
+    }
+
+    fn table(&self) -> String {
+        let mut out = String::from(
+            "\n## Time per pass\n\n| pass | runs | changed | ms |\n|---|---:|---:|---:|\n",
+        );
+        let mut total = Duration::ZERO;
+        for (pass, runs, changed, time) in &self.rows {
+            let _ = writeln!(out, "| {pass} | {runs} | {changed} | {:.1} |", ms(*time));
+            total += *time;
+        }
+        let _ = writeln!(out, "| **total** | | | {:.1} |", ms(total));
+        out
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
 }
 
 fn summary(rows: &[(String, Size)]) -> String {

@@ -45,6 +45,7 @@ mod skip_unused_tags;
 mod typing;
 
 use std::collections::HashSet;
+use std::time::{Duration, Instant};
 
 use crate::ast::{Expr, Game, Label, PragmaKind};
 
@@ -133,14 +134,21 @@ pub fn passes_by_name(names: &[&str]) -> Result<Vec<Box<dyn Pass>>, String> {
 /// pass once; real games settle in a handful).
 const MAX_ROUNDS: usize = 100;
 
+/// One run of one pass, as reported to [`optimize`]'s observer.
+pub struct PassRun<'a> {
+    pub pass: &'static str,
+    /// Whether the pass changed the game.
+    pub changed: bool,
+    /// Wall-clock time the pass took.
+    pub elapsed: Duration,
+    /// The game after the pass.
+    pub game: &'a Game,
+}
+
 /// Runs `passes` to a fixpoint on a copy of `game`. `observe` is called
-/// after every pass that changed something (for traces). In debug builds
-/// the checker runs after every change.
-pub fn optimize(
-    game: &Game,
-    passes: &[Box<dyn Pass>],
-    observe: &mut dyn FnMut(&str, &Game),
-) -> Game {
+/// after every run of every pass (for traces and timings). In debug
+/// builds the checker runs after every change.
+pub fn optimize(game: &Game, passes: &[Box<dyn Pass>], observe: &mut dyn FnMut(&PassRun)) -> Game {
     let mut g = game.clone();
     drop_location_pragmas(&mut g);
     let fixpoint: Vec<&dyn Pass> = passes
@@ -156,7 +164,7 @@ pub fn optimize(
     for _ in 0..MAX_ROUNDS {
         let mut changed = false;
         for pass in &fixpoint {
-            if pass.run(&mut g) {
+            if run_observed(*pass, &mut g, observe) {
                 changed = true;
                 debug_assert!(
                     crate::check::is_clean(&crate::check::check_game(&g)),
@@ -164,7 +172,6 @@ pub fn optimize(
                     pass.name(),
                     crate::check::check_game(&g)
                 );
-                observe(pass.name(), &g);
             }
         }
         if !changed {
@@ -172,11 +179,22 @@ pub fn optimize(
         }
     }
     for pass in last {
-        if pass.run(&mut g) {
-            observe(pass.name(), &g);
-        }
+        run_observed(pass, &mut g, observe);
     }
     g
+}
+
+/// Runs one pass, timing it and reporting the run.
+fn run_observed(pass: &dyn Pass, game: &mut Game, observe: &mut dyn FnMut(&PassRun)) -> bool {
+    let start = Instant::now();
+    let changed = pass.run(game);
+    observe(&PassRun {
+        pass: pass.name(),
+        changed,
+        elapsed: start.elapsed(),
+        game,
+    });
+    changed
 }
 
 /// Removes pragmas that name nodes or variables (see the module docs).
