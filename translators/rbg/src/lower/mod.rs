@@ -373,7 +373,6 @@ impl<'g> Lowerer<'g> {
         if self.options.drop_null_checks {
             nulls::drop_null_checks(&mut self.g);
         }
-        self.g.compact_skips();
         self.g.prune_unreachable();
         self.g.guard_reach_starts();
         if !self.g.end_reachable() {
