@@ -69,6 +69,17 @@ enum Step {
     /// two tagged alternatives testing the same conditions in opposite
     /// orders: `vK == c, vJ == d, $ fa` or `vJ == d, vK != c, $ fb`
     Fork(usize, u8, usize, u8),
+    /// `m[vK] = rot[m[vK]]` (a counter-like self-update with a computed
+    /// key)
+    Bump(usize),
+    /// `m[c] = d` (an entry with a symbol key)
+    SetMapAt(u8, u8),
+    /// `m[c] == d`
+    TestMapAt(u8, u8),
+    /// `? sub -> subEnd` (or `!`) over a loop: rotate `vK`, then either
+    /// loop back (on `vK != c` when `same`, else on `vK == c`) or succeed
+    /// on `vK != c`
+    LoopCheck(bool, usize, u8, bool),
 }
 
 #[derive(Clone, Debug)]
@@ -105,7 +116,13 @@ fn step(variables: usize) -> impl Strategy<Value = Step> {
         (v.clone(), c.clone()).prop_map(|(k, c)| Step::SelfLoop(k, c)),
         (any::<bool>(), v.clone(), c.clone(), v.clone(), c.clone())
             .prop_map(|(n, k, c, j, d)| Step::PureCheck(n, k, c, j, d)),
-        (v.clone(), c.clone(), v, c).prop_map(|(k, c, j, d)| Step::Fork(k, c, j, d)),
+        (v.clone(), c.clone(), v.clone(), c.clone())
+            .prop_map(|(k, c, j, d)| Step::Fork(k, c, j, d)),
+        v.clone().prop_map(Step::Bump),
+        (c.clone(), c.clone()).prop_map(|(k, d)| Step::SetMapAt(k, d)),
+        (c.clone(), c.clone()).prop_map(|(k, d)| Step::TestMapAt(k, d)),
+        (any::<bool>(), v, c, any::<bool>())
+            .prop_map(|(n, k, c, same)| Step::LoopCheck(n, k, c, same)),
     ]
 }
 
@@ -220,6 +237,18 @@ fn render(spec: &Spec) -> String {
                     let x = format!("chk{checks}");
                     format!(
                         "{node}, {next}: {sign} {x} -> {x}e;\n{x}, {x}m: v{k} == {c};\n{x}m, {x}e: v{j} != {d};\n"
+                    )
+                }
+                Step::Bump(k) => format!("{node}, {next}: m[v{k}] = rot[m[v{k}]];\n"),
+                Step::SetMapAt(k, d) => format!("{node}, {next}: m[{k}] = {d};\n"),
+                Step::TestMapAt(k, d) => format!("{node}, {next}: m[{k}] == {d};\n"),
+                Step::LoopCheck(negated, k, c, same) => {
+                    let sign = if *negated { '!' } else { '?' };
+                    let back = if *same { "!=" } else { "==" };
+                    checks += 1;
+                    let x = format!("chk{checks}");
+                    format!(
+                        "{node}, {next}: {sign} {x} -> {x}e;\n{x}, {x}h: ;\n{x}h, {x}y: v{k} = rot[v{k}];\n{x}y, {x}h: v{k} {back} {c};\n{x}y, {x}e: v{k} != {c};\n"
                     )
                 }
                 Step::Fork(k, c, j, d) => format!(

@@ -32,13 +32,16 @@ mod merge_accesses;
 mod names;
 mod normalize_constants;
 mod normalize_types;
+mod propagate_compared_values;
 mod propagate_constants;
 mod prune_self_loops;
 mod prune_singleton_types;
+mod prune_subsumed_checks;
 mod prune_unreachable;
 mod prune_unused;
 mod reorder_conditions;
 mod skip_artificial;
+mod skip_dead_assignments;
 mod skip_redundant;
 mod skip_self;
 mod skip_unused_tags;
@@ -70,6 +73,7 @@ pub fn default_pipeline() -> Vec<Box<dyn Pass>> {
     vec![
         Box::new(propagate_constants::PropagateConstants),
         Box::new(inline_assignment::InlineAssignment),
+        Box::new(propagate_compared_values::PropagateComparedValues),
         Box::new(skip_self::SkipSelfAssignments),
         Box::new(prune_self_loops::PruneSelfLoops),
         Box::new(join_exclusive::JoinExclusiveEdges),
@@ -77,11 +81,13 @@ pub fn default_pipeline() -> Vec<Box<dyn Pass>> {
         Box::new(compact_skips::CompactSkipEdges),
         Box::new(join_prefixes::JoinForkPrefixes),
         Box::new(join_suffixes::JoinForkSuffixes),
+        Box::new(skip_dead_assignments::SkipDeadAssignments),
         Box::new(prune_unused::PruneUnused),
         Box::new(prune_singleton_types::PruneSingletonTypes),
         Box::new(skip_unused_tags::SkipUnusedTags),
         Box::new(compact_comparisons::CompactComparisons),
         Box::new(inline_reachability::InlineReachability),
+        Box::new(prune_subsumed_checks::PruneSubsumedChecks),
         Box::new(merge_accesses::MergeAccesses),
         Box::new(infer_disjoint::InferDisjoint),
     ]

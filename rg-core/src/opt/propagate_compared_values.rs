@@ -1,0 +1,298 @@
+//! Propagate compared values (E): after `e == s` (or `e = s`) with `s` a
+//! symbol, `e` is known to be `s` until something it reads changes, on
+//! every path (a forward "must" data-flow of `e == s` facts). Later reads
+//! of `e` are replaced by `s`:
+//! `a, b: board[coord] == empty; b, c: n[board[coord]] = m[n[board[coord]]];`
+//! becomes `b, c: n[empty] = m[n[empty]];` — so the counter entry becomes
+//! a constant key that `skip-dead-assignments` can judge, and repeated
+//! tests become decided ones for `propagate-constants`. An assignment
+//! target itself is not replaced, only its keys.
+
+use std::collections::HashSet;
+
+use crate::ast::{Edge, Expr, Game, Label};
+
+use super::dataflow::{solve, Analysis};
+use super::Pass;
+
+pub struct PropagateComparedValues;
+
+/// Largest expression (in nodes) tracked.
+const MAX_SIZE: usize = 5;
+/// Most facts tracked at once (forgetting a fact is always sound).
+const MAX_FACTS: usize = 16;
+
+impl Pass for PropagateComparedValues {
+    fn name(&self) -> &'static str {
+        "propagate-compared-values"
+    }
+
+    fn description(&self) -> &'static str {
+        "after e == s or e = s (s a symbol), later reads of e become s while e is unchanged"
+    }
+
+    fn run(&self, game: &mut Game) -> bool {
+        let analysis = Comparisons {
+            variables: game.variables.iter().map(|v| v.name.clone()).collect(),
+            constants: game.constants.iter().map(|c| c.name.clone()).collect(),
+        };
+        let facts = solve(game, &analysis);
+        let mut changed = false;
+        let mut keep = vec![true; game.edges.len()];
+        for (k, e) in game.edges.iter_mut().enumerate() {
+            let Some(fact) = facts.get(&e.from) else {
+                continue;
+            };
+            if fact.is_empty() {
+                continue;
+            }
+            let label = match &e.label {
+                Label::Compare { negated, lhs, rhs } => {
+                    let (lhs, rhs) = (substitute(lhs, fact), substitute(rhs, fact));
+                    // Two bare symbols do not type-check: decide the test.
+                    match (analysis.symbol(&lhs), analysis.symbol(&rhs)) {
+                        (Some(a), Some(b)) if (a == b) != *negated => Label::Skip,
+                        (Some(_), Some(_)) => {
+                            keep[k] = false;
+                            changed = true;
+                            continue;
+                        }
+                        _ => Label::Compare {
+                            negated: *negated,
+                            lhs,
+                            rhs,
+                        },
+                    }
+                }
+                Label::Assign { lhs, rhs } => Label::Assign {
+                    lhs: substitute_keys(lhs, fact),
+                    rhs: substitute(rhs, fact),
+                },
+                Label::AssignAny { lhs, ty } => Label::AssignAny {
+                    lhs: substitute_keys(lhs, fact),
+                    ty: ty.clone(),
+                },
+                Label::VarTag(v) => match known(&Expr::name(v.as_str()), fact) {
+                    Some(symbol) => Label::Tag(symbol.clone()),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            if label != e.label {
+                e.label = label;
+                changed = true;
+            }
+        }
+        let mut k = 0;
+        game.edges.retain(|_| {
+            k += 1;
+            keep[k - 1]
+        });
+        changed
+    }
+}
+
+/// Facts: expressions with the symbol they equal, in the order learned.
+type Known = Vec<(Expr, String)>;
+
+struct Comparisons {
+    variables: HashSet<String>,
+    constants: HashSet<String>,
+}
+
+impl Comparisons {
+    /// Whether `e` is a symbol literal (not a constant or variable name).
+    fn symbol<'e>(&self, e: &'e Expr) -> Option<&'e String> {
+        match e.without_casts() {
+            Expr::Ref(name, _)
+                if !self.variables.contains(name) && !self.constants.contains(name) =>
+            {
+                Some(name)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `e` reads some variable (only such expressions can change).
+    fn reads_variable(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Ref(n, _) => self.variables.contains(n) && !self.constants.contains(n),
+            Expr::Cast(_, inner, _) => self.reads_variable(inner),
+            Expr::Access(m, k, _) => self.reads_variable(m) || self.reads_variable(k),
+        }
+    }
+
+    /// Records `e == symbol` if it is worth tracking.
+    fn learn(&self, out: &mut Known, e: &Expr, symbol: &str) {
+        let e = e.without_casts();
+        if out.len() < MAX_FACTS
+            && size(e) <= MAX_SIZE
+            && self.reads_variable(e)
+            && !out.iter().any(|(known, _)| known == e)
+        {
+            out.push((e.clone(), symbol.to_string()));
+        }
+    }
+}
+
+fn size(e: &Expr) -> usize {
+    match e {
+        Expr::Ref(..) => 1,
+        Expr::Cast(_, inner, _) => 1 + size(inner),
+        Expr::Access(m, k, _) => 1 + size(m) + size(k),
+    }
+}
+
+fn reads(e: &Expr, name: &str) -> bool {
+    match e {
+        Expr::Ref(n, _) => n == name,
+        Expr::Cast(_, inner, _) => reads(inner, name),
+        Expr::Access(m, k, _) => reads(m, name) || reads(k, name),
+    }
+}
+
+/// Reads of the keys of an assignment target (`k` in `m[k]`).
+fn keys_read(target: &Expr, name: &str) -> bool {
+    match target {
+        Expr::Ref(..) => false,
+        Expr::Cast(_, inner, _) => keys_read(inner, name),
+        Expr::Access(m, k, _) => keys_read(m, name) || reads(k, name),
+    }
+}
+
+/// The symbol `e` is known to equal (facts are stored without casts; a
+/// cast around `e` stays where it is).
+fn known<'f>(e: &Expr, fact: &'f Known) -> Option<&'f String> {
+    fact.iter()
+        .find(|(known, _)| known == e)
+        .map(|(_, symbol)| symbol)
+}
+
+impl Analysis for Comparisons {
+    type Fact = Known;
+
+    fn entry(&self) -> Known {
+        Known::new()
+    }
+
+    fn transfer(&self, edge: &Edge, fact: &Known) -> Known {
+        let mut out = fact.clone();
+        match &edge.label {
+            Label::Compare {
+                negated: false,
+                lhs,
+                rhs,
+            } => {
+                let lhs = substitute(lhs, fact);
+                let rhs = substitute(rhs, fact);
+                match (self.symbol(&lhs), self.symbol(&rhs)) {
+                    (None, Some(s)) => self.learn(&mut out, &lhs, s),
+                    (Some(s), None) => self.learn(&mut out, &rhs, s),
+                    _ => {}
+                }
+            }
+            Label::Assign { lhs, rhs } => {
+                let Some(root) = lhs.target_root() else {
+                    return out;
+                };
+                out.retain(|(e, _)| !reads(e, root));
+                // `m[m[k]] = s` may change what its own target denotes.
+                if !keys_read(lhs, root) {
+                    if let Some(s) = self.symbol(&substitute(rhs, fact)) {
+                        let target = substitute_keys(lhs, fact);
+                        self.learn(&mut out, &target, s);
+                    }
+                }
+            }
+            Label::AssignAny { lhs, .. } => {
+                if let Some(root) = lhs.target_root() {
+                    out.retain(|(e, _)| !reads(e, root));
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    fn join(&self, into: &mut Known, other: &Known) -> bool {
+        let before = into.len();
+        into.retain(|fact| other.contains(fact));
+        into.len() != before
+    }
+}
+
+/// `e` with every known sub-expression replaced by its symbol.
+fn substitute(e: &Expr, fact: &Known) -> Expr {
+    if let Some(symbol) = known(e, fact) {
+        return Expr::name(symbol.as_str());
+    }
+    match e {
+        Expr::Ref(..) => e.clone(),
+        Expr::Cast(t, inner, at) => Expr::Cast(t.clone(), Box::new(substitute(inner, fact)), *at),
+        Expr::Access(m, k, at) => Expr::Access(
+            Box::new(substitute(m, fact)),
+            Box::new(substitute(k, fact)),
+            *at,
+        ),
+    }
+}
+
+/// An assignment target with substitutions in its keys only.
+fn substitute_keys(e: &Expr, fact: &Known) -> Expr {
+    match e {
+        Expr::Ref(..) => e.clone(),
+        Expr::Cast(t, inner, at) => {
+            Expr::Cast(t.clone(), Box::new(substitute_keys(inner, fact)), *at)
+        }
+        Expr::Access(m, k, at) => Expr::Access(
+            Box::new(substitute_keys(m, fact)),
+            Box::new(substitute(k, fact)),
+            *at,
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::after;
+    use super::*;
+
+    #[test]
+    fn a_compared_value_replaces_its_expression_until_it_changes() {
+        let (changed, out) = after(
+            &PropagateComparedValues,
+            "type K = { a, b };\ntype N = { 0, 1 };\nconst incr: N -> N = { :1 };\nconst up: K -> K = { :b };\n\
+             var board: K -> K = { :a };\nvar n: K -> N = { :0 };\nvar coord: K = a;\n\
+             begin, p: board[coord] == b;\np, q: n[board[coord]] = incr[n[board[coord]]];\n\
+             q, r: board[coord] == a;\nr, s: coord = up[coord];\ns, t: board[coord] == b;\n\
+             t, u: board[coord] = a;\nu, v: board[coord] != b;\nv, end: player = keeper;\n",
+        );
+        assert!(changed);
+        insta::assert_snapshot!(out, @r"
+        type K = { a, b };
+        type N = { 0, 1 };
+        const incr: N -> N = { :1 };
+        const up: K -> K = { :b };
+        var board: K -> K = { :a };
+        var n: K -> N = { :0 };
+        var coord: K = a;
+        begin, p: board[coord] == b;
+        p, q: n[b] = incr[n[b]];
+        r, s: coord = up[coord];
+        s, t: board[coord] == b;
+        t, u: board[coord] = a;
+        u, v: ;
+        v, end: player = keeper;
+        ");
+    }
+
+    #[test]
+    fn only_facts_of_every_path_count() {
+        let (changed, out) = after(
+            &PropagateComparedValues,
+            "type K = { a, b };\nvar x: K = a;\nvar y: K = a;\n\
+             begin, p: x == a;\nbegin, p: y == a;\np, q: y = x;\nq, end: player = keeper;\n",
+        );
+        assert!(!changed, "{out}");
+    }
+}
