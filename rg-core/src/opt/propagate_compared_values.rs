@@ -8,7 +8,9 @@
 //! tests become decided ones for `propagate-constants`. An assignment
 //! target itself is not replaced, only its keys.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
+use std::rc::Rc;
 
 use crate::ast::{Edge, Expr, Game, Label};
 
@@ -20,7 +22,7 @@ pub struct PropagateComparedValues;
 /// Largest expression (in nodes) tracked.
 const MAX_SIZE: usize = 5;
 /// Most facts tracked at once (forgetting a fact is always sound).
-const MAX_FACTS: usize = 16;
+const MAX_FACTS: usize = 8;
 
 impl Pass for PropagateComparedValues {
     fn name(&self) -> &'static str {
@@ -43,7 +45,7 @@ impl Pass for PropagateComparedValues {
             let Some(fact) = facts.get(&e.from) else {
                 continue;
             };
-            if fact.is_empty() {
+            if fact.is_empty() || !label_reads_known(&e.label, fact) {
                 continue;
             }
             let label = match &e.label {
@@ -93,7 +95,8 @@ impl Pass for PropagateComparedValues {
 }
 
 /// Facts: expressions with the symbol they equal, in the order learned.
-type Known = Vec<(Expr, String)>;
+/// Shared, so that copying the facts along every edge stays cheap.
+type Known = Vec<Rc<(Expr, String)>>;
 
 struct Comparisons {
     variables: HashSet<String>,
@@ -128,9 +131,9 @@ impl Comparisons {
         if out.len() < MAX_FACTS
             && size(e) <= MAX_SIZE
             && self.reads_variable(e)
-            && !out.iter().any(|(known, _)| known == e)
+            && !out.iter().any(|f| f.0 == *e)
         {
-            out.push((e.clone(), symbol.to_string()));
+            out.push(Rc::new((e.clone(), symbol.to_string())));
         }
     }
 }
@@ -163,9 +166,7 @@ fn keys_read(target: &Expr, name: &str) -> bool {
 /// The symbol `e` is known to equal (facts are stored without casts; a
 /// cast around `e` stays where it is).
 fn known<'f>(e: &Expr, fact: &'f Known) -> Option<&'f String> {
-    fact.iter()
-        .find(|(known, _)| known == e)
-        .map(|(_, symbol)| symbol)
+    fact.iter().find(|f| f.0 == *e).map(|f| &f.1)
 }
 
 impl Analysis for Comparisons {
@@ -183,8 +184,7 @@ impl Analysis for Comparisons {
                 lhs,
                 rhs,
             } => {
-                let lhs = substitute(lhs, fact);
-                let rhs = substitute(rhs, fact);
+                let (lhs, rhs) = (substituted(lhs, fact), substituted(rhs, fact));
                 match (self.symbol(&lhs), self.symbol(&rhs)) {
                     (None, Some(s)) => self.learn(&mut out, &lhs, s),
                     (Some(s), None) => self.learn(&mut out, &rhs, s),
@@ -195,10 +195,10 @@ impl Analysis for Comparisons {
                 let Some(root) = lhs.target_root() else {
                     return out;
                 };
-                out.retain(|(e, _)| !reads(e, root));
+                out.retain(|f| !reads(&f.0, root));
                 // `m[m[k]] = s` may change what its own target denotes.
                 if !keys_read(lhs, root) {
-                    if let Some(s) = self.symbol(&substitute(rhs, fact)) {
+                    if let Some(s) = self.symbol(&substituted(rhs, fact)) {
                         let target = substitute_keys(lhs, fact);
                         self.learn(&mut out, &target, s);
                     }
@@ -206,7 +206,7 @@ impl Analysis for Comparisons {
             }
             Label::AssignAny { lhs, .. } => {
                 if let Some(root) = lhs.target_root() {
-                    out.retain(|(e, _)| !reads(e, root));
+                    out.retain(|f| !reads(&f.0, root));
                 }
             }
             _ => {}
@@ -216,8 +216,37 @@ impl Analysis for Comparisons {
 
     fn join(&self, into: &mut Known, other: &Known) -> bool {
         let before = into.len();
-        into.retain(|fact| other.contains(fact));
+        into.retain(|f| other.iter().any(|o| Rc::ptr_eq(o, f) || o == f));
         into.len() != before
+    }
+}
+
+/// Whether some expression `label` reads is known.
+fn label_reads_known(label: &Label, fact: &Known) -> bool {
+    fn any(e: &Expr, fact: &Known) -> bool {
+        known(e, fact).is_some()
+            || match e {
+                Expr::Ref(..) => false,
+                Expr::Cast(_, inner, _) => any(inner, fact),
+                Expr::Access(m, k, _) => any(m, fact) || any(k, fact),
+            }
+    }
+    match label {
+        Label::Compare { lhs, rhs, .. } => any(lhs, fact) || any(rhs, fact),
+        Label::Assign { lhs, rhs } => any(lhs, fact) || any(rhs, fact),
+        Label::AssignAny { lhs, .. } => any(lhs, fact),
+        Label::VarTag(v) => known(&Expr::name(v.as_str()), fact).is_some(),
+        _ => false,
+    }
+}
+
+/// `e` with every known sub-expression replaced by its symbol, copied
+/// only when there is something to replace.
+fn substituted<'e>(e: &'e Expr, fact: &Known) -> Cow<'e, Expr> {
+    if fact.is_empty() {
+        Cow::Borrowed(e)
+    } else {
+        Cow::Owned(substitute(e, fact))
     }
 }
 
