@@ -401,19 +401,16 @@ impl EdgeEffect {
                 }
             }
         };
-        match &self.write {
-            Some(w) => {
-                let is_live = w.targets.clone().any(|s| has(out, s));
-                if w.kills {
-                    for s in w.targets.clone() {
-                        out[s / 64] &= !(1 << (s % 64));
-                    }
-                }
-                if is_live {
-                    add(&self.reads_if_live, out);
+        if let Some(w) = &self.write {
+            let is_live = w.targets.clone().any(|s| has(out, s));
+            if w.kills {
+                for s in w.targets.clone() {
+                    out[s / 64] &= !(1 << (s % 64));
                 }
             }
-            None => {}
+            if is_live {
+                add(&self.reads_if_live, out);
+            }
         }
         add(&self.reads, out);
     }
