@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use crate::ast::{Edge, Expr, Game, Label};
 
+use super::graph::FastMap;
 use super::names::declared_names;
 use super::typing::Typing;
 use super::Pass;
@@ -14,7 +15,7 @@ use super::Pass;
 pub struct CompactComparisons;
 
 /// Parallel `subject == symbol` edges: the subject, the symbols, the edges.
-type Group = (Expr, Vec<String>, Vec<usize>);
+type Group<'g> = (&'g Expr, Vec<&'g String>, Vec<usize>);
 
 impl Pass for CompactComparisons {
     fn name(&self) -> &'static str {
@@ -26,39 +27,41 @@ impl Pass for CompactComparisons {
     }
 
     fn run(&self, game: &mut Game) -> bool {
-        let typing = Typing::new(game);
         let declared = declared_names(game);
-        // (from, to, printed expression) → (expression, symbols, edge indices)
-        let mut groups: BTreeMap<(String, String, String), Group> = BTreeMap::new();
-        for (k, e) in game.edges.iter().enumerate() {
-            let Label::Compare {
-                negated: false,
-                lhs,
-                rhs,
-            } = &e.label
-            else {
-                continue;
-            };
-            for (subject, constant) in [(lhs, rhs), (rhs, lhs)] {
-                if let Expr::Ref(symbol, _) = constant.without_casts() {
-                    if !declared.contains(symbol.as_str())
-                        && !matches!(subject.without_casts(), Expr::Ref(s, _) if !declared.contains(s.as_str()))
-                    {
-                        let entry = groups
-                            .entry((e.from.clone(), e.to.clone(), subject.to_string()))
-                            .or_insert_with(|| (subject.clone(), Vec::new(), Vec::new()));
-                        entry.1.push(symbol.clone());
-                        entry.2.push(k);
-                        break;
-                    }
-                }
-            }
-        }
-        let mut nodes: HashSet<String> = game
+        // Each edge's `subject == symbol` comparison, if it has one.
+        let tests: Vec<Option<(&Expr, &String)>> = game
             .edges
             .iter()
-            .flat_map(|e| [e.from.clone(), e.to.clone()])
+            .map(|e| test(&e.label, &declared))
             .collect();
+        // Only ends with two such edges can have a group to compact.
+        let mut parallel: FastMap<(&str, &str), usize> = FastMap::default();
+        for (e, test) in game.edges.iter().zip(&tests) {
+            if test.is_some() {
+                *parallel.entry((&e.from, &e.to)).or_default() += 1;
+            }
+        }
+        if parallel.values().all(|&n| n < 2) {
+            return false;
+        }
+        // (from, to, printed expression) → (expression, symbols, edge indices)
+        let mut groups: BTreeMap<(&str, &str, String), Group> = BTreeMap::new();
+        for (k, (e, test)) in game.edges.iter().zip(&tests).enumerate() {
+            let Some((subject, symbol)) = *test else {
+                continue;
+            };
+            if parallel[&(e.from.as_str(), e.to.as_str())] < 2 {
+                continue;
+            }
+            let entry = groups
+                .entry((&e.from, &e.to, subject.to_string()))
+                .or_insert_with(|| (subject, Vec::new(), Vec::new()));
+            entry.1.push(symbol);
+            entry.2.push(k);
+        }
+        let typing = Typing::new(game);
+        // Node names, gathered when a new one is first needed.
+        let mut nodes: Option<HashSet<String>> = None;
         let mut removed = vec![false; game.edges.len()];
         let mut added: Vec<Edge> = Vec::new();
         let mut counter = 0;
@@ -67,12 +70,12 @@ impl Pass for CompactComparisons {
                 continue;
             }
             let Some(all) = typing
-                .of(&subject)
+                .of(subject)
                 .and_then(|t| t.symbols().map(<[String]>::to_vec))
             else {
                 continue;
             };
-            let listed: HashSet<&String> = symbols.iter().collect();
+            let listed: HashSet<&String> = symbols.into_iter().collect();
             if listed.iter().any(|s| !all.contains(s)) {
                 continue;
             }
@@ -84,11 +87,17 @@ impl Pass for CompactComparisons {
             for &k in &edges {
                 removed[k] = true;
             }
-            let mut current = from.clone();
+            let mut current = from.to_string();
             for (i, symbol) in rest.iter().enumerate() {
                 let next = if i + 1 == rest.len() {
-                    to.clone()
+                    to.to_string()
                 } else {
+                    let nodes = nodes.get_or_insert_with(|| {
+                        game.edges
+                            .iter()
+                            .flat_map(|e| [e.from.clone(), e.to.clone()])
+                            .collect()
+                    });
                     loop {
                         counter += 1;
                         let candidate = format!("{from}_ne{counter}");
@@ -129,6 +138,30 @@ impl Pass for CompactComparisons {
         game.edges.extend(added);
         true
     }
+}
+
+/// `subject == symbol` (either way round), with `symbol` a symbol no
+/// declaration shadows and `subject` not a bare symbol.
+fn test<'g>(label: &'g Label, declared: &HashSet<&str>) -> Option<(&'g Expr, &'g String)> {
+    let Label::Compare {
+        negated: false,
+        lhs,
+        rhs,
+    } = label
+    else {
+        return None;
+    };
+    [(lhs, rhs), (rhs, lhs)]
+        .into_iter()
+        .find_map(|(subject, constant)| match constant.without_casts() {
+            Expr::Ref(symbol, _)
+                if !declared.contains(symbol.as_str())
+                    && !matches!(subject.without_casts(), Expr::Ref(s, _) if !declared.contains(s.as_str())) =>
+            {
+                Some((subject, symbol))
+            }
+            _ => None,
+        })
 }
 
 #[cfg(test)]

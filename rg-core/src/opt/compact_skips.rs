@@ -19,7 +19,7 @@
 use crate::ast::{Game, Label};
 use crate::builtins::END;
 
-use super::graph::EdgeGraph;
+use super::graph::{EdgeGraph, NodeId};
 use super::Pass;
 
 pub struct CompactSkipEdges;
@@ -35,38 +35,44 @@ impl Pass for CompactSkipEdges {
 
     fn run(&self, game: &mut Game) -> bool {
         let random = super::has_random(game);
-        let mut g = EdgeGraph::new(game);
+        let mut g = EdgeGraph::take(game);
+        let end = g.id(END);
         let mut changed = false;
         loop {
             let mut progress = false;
             for node in g.nodes() {
-                progress |= forward(&mut g, &node, random)
-                    || backward(&mut g, &node)
-                    || trailing(&mut g, &node);
+                progress |= forward(&mut g, node, random, end)
+                    || backward(&mut g, node, end)
+                    || trailing(&mut g, node);
             }
             if !progress {
                 break;
             }
             changed = true;
         }
-        if changed {
-            game.edges = g.into_edges();
-        }
+        game.edges = g.into_edges();
         changed
     }
 }
 
 /// The single skip edge leaving `b`, if that is all that leaves it.
-fn only_skip_out(g: &EdgeGraph, b: &str) -> Option<(usize, String)> {
+fn only_skip_out(g: &EdgeGraph, b: NodeId) -> Option<(usize, NodeId)> {
     match g.leaving(b) {
-        [k] if g.edge(*k).label == Label::Skip && g.edge(*k).to != b => {
-            Some((*k, g.edge(*k).to.clone()))
-        }
+        [k] if g.edge(*k).label == Label::Skip && g.to(*k) != b => Some((*k, g.to(*k))),
         _ => None,
     }
 }
 
-fn forward(g: &mut EdgeGraph, b: &str, random: bool) -> bool {
+/// The single skip edge entering `c` from another node, if that is all
+/// that enters it.
+fn only_skip_in(g: &EdgeGraph, c: NodeId) -> Option<(usize, NodeId)> {
+    match g.entering(c) {
+        [k] if g.edge(*k).label == Label::Skip && g.from(*k) != c => Some((*k, g.from(*k))),
+        _ => None,
+    }
+}
+
+fn forward(g: &mut EdgeGraph, b: NodeId, random: bool, end: Option<NodeId>) -> bool {
     if g.is_fixed(b) || g.is_reach_target(b) {
         return false;
     }
@@ -77,48 +83,42 @@ fn forward(g: &mut EdgeGraph, b: &str, random: bool) -> bool {
         .entering(b)
         .iter()
         .any(|&k| g.edge(k).label.is_player_assignment());
-    if moves_end_here && (random || c == END) {
+    if moves_end_here && (random || Some(c) == end) {
         return false;
     }
     g.remove(skip);
-    g.move_entering(b, &c);
-    g.rename_start(b, &c);
+    g.move_entering(b, c);
+    g.rename_start(b, c);
     true
 }
 
-fn backward(g: &mut EdgeGraph, c: &str) -> bool {
+fn backward(g: &mut EdgeGraph, c: NodeId, end: Option<NodeId>) -> bool {
     if g.is_fixed(c) || g.is_reach_start(c) || g.is_reach_target(c) {
         return false;
     }
-    let (skip, b) = match g.entering(c) {
-        [k] if g.edge(*k).label == Label::Skip && g.edge(*k).from != c => {
-            (*k, g.edge(*k).from.clone())
-        }
-        _ => return false,
+    let Some((skip, b)) = only_skip_in(g, c) else {
+        return false;
     };
-    if b == END {
+    if Some(b) == end {
         return false;
     }
     g.remove(skip);
-    g.move_leaving(c, &b);
+    g.move_leaving(c, b);
     true
 }
 
-fn trailing(g: &mut EdgeGraph, y: &str) -> bool {
+fn trailing(g: &mut EdgeGraph, y: NodeId) -> bool {
     if g.is_fixed(y) || !g.is_reach_target(y) || g.is_reach_start(y) || !g.leaving(y).is_empty() {
         return false;
     }
-    let (skip, x) = match g.entering(y) {
-        [k] if g.edge(*k).label == Label::Skip && g.edge(*k).from != y => {
-            (*k, g.edge(*k).from.clone())
-        }
-        _ => return false,
+    let Some((skip, x)) = only_skip_in(g, y) else {
+        return false;
     };
-    if g.is_fixed(&x) {
+    if g.is_fixed(x) {
         return false;
     }
     g.remove(skip);
-    g.rename_target(y, &x);
+    g.rename_target(y, x);
     true
 }
 

@@ -6,10 +6,13 @@
 //! result over-approximates every walk of every play, so whatever holds at
 //! a node in the result holds whenever a walk is there.
 
-use std::collections::{HashMap, VecDeque};
+use std::borrow::Cow;
+use std::collections::VecDeque;
 
-use crate::ast::{Edge, Game, Label};
+use crate::ast::{Edge, Game};
 use crate::builtins::BEGIN;
+
+use super::graph::{FastMap, NodeIndex};
 
 /// An analysis: its lattice of facts and how an edge transforms them.
 pub trait Analysis {
@@ -24,39 +27,127 @@ pub trait Analysis {
 }
 
 /// The facts holding at each reachable node (absent: never reached).
-pub fn solve<A: Analysis>(game: &Game, analysis: &A) -> HashMap<String, A::Fact> {
-    let mut outgoing: HashMap<&str, Vec<&Edge>> = HashMap::new();
-    for e in &game.edges {
-        outgoing.entry(&e.from).or_default().push(e);
+pub struct Solution<F> {
+    ids: FastMap<String, u32>,
+    /// Per node id.
+    facts: Vec<Option<F>>,
+}
+
+impl<F> Solution<F> {
+    /// The facts at a node.
+    pub fn get(&self, node: &str) -> Option<&F> {
+        self.facts[*self.ids.get(node)? as usize].as_ref()
     }
-    let mut facts: HashMap<String, A::Fact> = HashMap::new();
-    facts.insert(BEGIN.to_string(), analysis.entry());
-    let mut queue: VecDeque<String> = VecDeque::from([BEGIN.to_string()]);
-    let mut queued: std::collections::HashSet<String> =
-        std::collections::HashSet::from([BEGIN.to_string()]);
-    while let Some(node) = queue.pop_front() {
-        queued.remove(&node);
-        let Some(fact) = facts.get(&node).cloned() else {
+}
+
+/// The facts before each edge (at its source; absent: never reached),
+/// for passes that walk the edges: no node names are kept.
+pub struct EdgeFacts<F> {
+    /// Node id of each edge's source, in `game.edges` order.
+    sources: Vec<u32>,
+    /// Per node id.
+    facts: Vec<Option<F>>,
+}
+
+impl<F> EdgeFacts<F> {
+    /// The facts before edge `k` of the solved game.
+    pub fn before(&self, k: usize) -> Option<&F> {
+        self.facts[self.sources[k] as usize].as_ref()
+    }
+}
+
+/// Solves `analysis` over the game.
+pub fn solve<A: Analysis>(game: &Game, analysis: &A) -> Solution<A::Fact> {
+    let index = NodeIndex::new(game);
+    let facts = fixpoint(game, &index, analysis);
+    Solution {
+        ids: index
+            .into_ids()
+            .into_iter()
+            .map(|(name, id)| (name.to_string(), id))
+            .collect(),
+        facts,
+    }
+}
+
+/// Solves `analysis` over the game, for lookups by edge.
+pub fn solve_by_edge<A: Analysis>(game: &Game, analysis: &A) -> EdgeFacts<A::Fact> {
+    let index = NodeIndex::new(game);
+    EdgeFacts {
+        facts: fixpoint(game, &index, analysis),
+        sources: index.ends.iter().map(|e| e.from).collect(),
+    }
+}
+
+/// The facts per node id. Nodes are worked on first in, first out, each
+/// edge in game order: analyses whose transfer is not monotone (bounded
+/// fact sets) get the same result on every run.
+fn fixpoint<A: Analysis>(game: &Game, index: &NodeIndex, analysis: &A) -> Vec<Option<A::Fact>> {
+    let nodes = index.count();
+    let outgoing = index.outgoing();
+    let mut solver = Solver {
+        analysis,
+        facts: vec![None; nodes],
+        queue: VecDeque::new(),
+        queued: vec![false; nodes],
+    };
+    if let Some(begin) = index.get(BEGIN) {
+        solver.flow(begin, Cow::Owned(analysis.entry()));
+    }
+    while let Some(node) = solver.queue.pop_front() {
+        let n = node as usize;
+        solver.queued[n] = false;
+        // The node's facts are moved out while its edges are followed,
+        // unless they flow back into it (then a copy is followed).
+        let loops = outgoing[n].iter().any(|&k| {
+            let ends = index.ends[k];
+            ends.to == node || ends.reach.is_some_and(|(start, _)| start == node)
+        });
+        let fact = if loops {
+            solver.facts[n].clone()
+        } else {
+            solver.facts[n].take()
+        };
+        let Some(fact) = fact else {
             continue;
         };
-        for e in outgoing.get(node.as_str()).map_or(&[][..], Vec::as_slice) {
-            let mut flows = vec![(e.to.as_str(), analysis.transfer(e, &fact))];
-            if let Label::Reach { from, .. } = &e.label {
-                flows.push((from.as_str(), fact.clone()));
-            }
-            for (target, new) in flows {
-                let changed = match facts.get_mut(target) {
-                    Some(old) => analysis.join(old, &new),
-                    None => {
-                        facts.insert(target.to_string(), new);
-                        true
-                    }
-                };
-                if changed && queued.insert(target.to_string()) {
-                    queue.push_back(target.to_string());
-                }
+        for &k in &outgoing[n] {
+            let ends = index.ends[k];
+            solver.flow(
+                ends.to,
+                Cow::Owned(analysis.transfer(&game.edges[k], &fact)),
+            );
+            // The check's sub-automaton runs on the state before the edge.
+            if let Some((start, _)) = ends.reach {
+                solver.flow(start, Cow::Borrowed(&fact));
             }
         }
+        if !loops {
+            solver.facts[n] = Some(fact);
+        }
     }
-    facts
+    solver.facts
+}
+
+struct Solver<'a, A: Analysis> {
+    analysis: &'a A,
+    facts: Vec<Option<A::Fact>>,
+    queue: VecDeque<u32>,
+    queued: Vec<bool>,
+}
+
+impl<A: Analysis> Solver<'_, A> {
+    /// Joins `new` into the facts of `target`, queueing it if they grew.
+    fn flow(&mut self, target: u32, new: Cow<'_, A::Fact>) {
+        let changed = match &mut self.facts[target as usize] {
+            Some(old) => self.analysis.join(old, &new),
+            slot @ None => {
+                *slot = Some(new.into_owned());
+                true
+            }
+        };
+        if changed && !std::mem::replace(&mut self.queued[target as usize], true) {
+            self.queue.push_back(target);
+        }
+    }
 }

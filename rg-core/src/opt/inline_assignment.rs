@@ -6,11 +6,13 @@
 //! expressions reading some variable are propagated (constants are
 //! `propagate-constants`' job); `$$ x` keeps its variable.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use crate::ast::{Edge, Expr, Game, Label};
 
-use super::dataflow::{solve, Analysis};
+use super::dataflow::{solve_by_edge, Analysis};
+use super::graph::FastSet;
 use super::Pass;
 
 pub struct InlineAssignment;
@@ -33,13 +35,13 @@ impl Pass for InlineAssignment {
     }
 
     fn run(&self, game: &mut Game) -> bool {
-        let analysis = Copies {
+        let analysis = CopyAnalysis {
             variables: game.variables.iter().map(|v| v.name.clone()).collect(),
         };
-        let facts = solve(game, &analysis);
+        let facts = solve_by_edge(game, &analysis);
         let mut changed = false;
-        for e in &mut game.edges {
-            let Some(fact) = facts.get(&e.from) else {
+        for (k, e) in game.edges.iter_mut().enumerate() {
+            let Some(fact) = facts.before(k) else {
                 continue;
             };
             if fact.is_empty() {
@@ -71,10 +73,12 @@ impl Pass for InlineAssignment {
 }
 
 /// Facts: variable → the expression it currently equals.
-type CopyFacts = BTreeMap<String, Expr>;
+type Copies = BTreeMap<String, Expr>;
+/// Shared: most edges pass their facts on unchanged.
+type CopyFacts = Rc<Copies>;
 
-struct Copies {
-    variables: HashSet<String>,
+struct CopyAnalysis {
+    variables: FastSet<String>,
 }
 
 fn size(e: &Expr) -> usize {
@@ -93,7 +97,7 @@ fn reads(e: &Expr, name: &str) -> bool {
     }
 }
 
-impl Copies {
+impl CopyAnalysis {
     fn reads_variable(&self, e: &Expr) -> bool {
         match e {
             Expr::Ref(n, _) => self.variables.contains(n),
@@ -104,54 +108,52 @@ impl Copies {
 }
 
 /// Drops the facts about `written` or depending on it.
-fn kill(fact: &mut CopyFacts, written: &str) {
+fn kill(fact: &mut Copies, written: &str) {
     fact.retain(|v, e| v != written && !reads(e, written));
 }
 
-impl Analysis for Copies {
+impl Analysis for CopyAnalysis {
     type Fact = CopyFacts;
 
     fn entry(&self) -> CopyFacts {
-        CopyFacts::new()
+        CopyFacts::default()
     }
 
     fn transfer(&self, edge: &Edge, fact: &CopyFacts) -> CopyFacts {
-        let mut out = fact.clone();
-        match &edge.label {
-            Label::Assign { lhs, rhs } => {
-                let Some(root) = lhs.target_root() else {
-                    return out;
-                };
-                kill(&mut out, root);
-                if let Expr::Ref(v, _) = lhs.without_casts() {
-                    let value = substitute(rhs, fact);
-                    if out.len() < MAX_FACTS
-                        && !reads(&value, v)
-                        && size(&value) <= MAX_SIZE
-                        && self.reads_variable(&value)
-                    {
-                        out.insert(v.clone(), value);
-                    }
-                }
+        let (lhs, rhs) = match &edge.label {
+            Label::Assign { lhs, rhs } => (lhs, Some(rhs)),
+            Label::AssignAny { lhs, .. } => (lhs, None),
+            _ => return fact.clone(),
+        };
+        let Some(root) = lhs.target_root() else {
+            return fact.clone();
+        };
+        let mut out = Copies::clone(fact);
+        kill(&mut out, root);
+        if let (Some(rhs), Expr::Ref(v, _)) = (rhs, lhs.without_casts()) {
+            let value = substitute(rhs, fact);
+            if out.len() < MAX_FACTS
+                && !reads(&value, v)
+                && size(&value) <= MAX_SIZE
+                && self.reads_variable(&value)
+            {
+                out.insert(v.clone(), value);
             }
-            Label::AssignAny { lhs, .. } => {
-                if let Some(root) = lhs.target_root() {
-                    kill(&mut out, root);
-                }
-            }
-            _ => {}
         }
-        out
+        Rc::new(out)
     }
 
     fn join(&self, into: &mut CopyFacts, other: &CopyFacts) -> bool {
-        let before = into.len();
-        into.retain(|v, e| other.get(v) == Some(e));
-        into.len() != before
+        let kept = |v: &String, e: &Expr| other.get(v) == Some(e);
+        if into.iter().all(|(v, e)| kept(v, e)) {
+            return false;
+        }
+        Rc::make_mut(into).retain(|v, e| kept(v, e));
+        true
     }
 }
 
-fn substitute(e: &Expr, fact: &CopyFacts) -> Expr {
+fn substitute(e: &Expr, fact: &Copies) -> Expr {
     match e {
         Expr::Ref(name, _) => fact.get(name).cloned().unwrap_or_else(|| e.clone()),
         Expr::Cast(t, inner, at) => Expr::Cast(t.clone(), Box::new(substitute(inner, fact)), *at),
@@ -164,7 +166,7 @@ fn substitute(e: &Expr, fact: &CopyFacts) -> Expr {
 }
 
 /// An assignment target with substitutions in its keys only.
-fn substitute_keys(e: &Expr, fact: &CopyFacts) -> Expr {
+fn substitute_keys(e: &Expr, fact: &Copies) -> Expr {
     match e {
         Expr::Ref(..) => e.clone(),
         Expr::Cast(t, inner, at) => {

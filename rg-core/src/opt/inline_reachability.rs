@@ -10,6 +10,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::ast::{Edge, Game, Label};
 
+use super::graph::{FastMap, NodeId, NodeIndex};
 use super::Pass;
 
 pub struct InlineReachability;
@@ -29,30 +30,34 @@ impl Pass for InlineReachability {
     }
 
     fn run(&self, game: &mut Game) -> bool {
-        let mut outgoing: HashMap<&str, Vec<usize>> = HashMap::new();
-        for (k, e) in game.edges.iter().enumerate() {
-            outgoing.entry(&e.from).or_default().push(k);
-        }
-        let mut uses: HashMap<(&str, &str), usize> = HashMap::new();
-        for e in &game.edges {
-            if let Label::Reach { from, to, .. } = &e.label {
-                *uses.entry((from, to)).or_insert(0) += 1;
-            }
-        }
-        let mut nodes: HashSet<String> = game
+        if !game
             .edges
             .iter()
-            .flat_map(|e| [e.from.clone(), e.to.clone()])
-            .collect();
+            .any(|e| matches!(e.label, Label::Reach { .. }))
+        {
+            return false;
+        }
+        let index = NodeIndex::new(game);
+        let outgoing = index.outgoing();
+        let mut uses: FastMap<(NodeId, NodeId), usize> = FastMap::default();
+        for ends in &index.ends {
+            if let Some(check) = ends.reach {
+                *uses.entry(check).or_insert(0) += 1;
+            }
+        }
+        // Node names, gathered when a copy first needs fresh ones.
+        let mut nodes: Option<HashSet<String>> = None;
         let mut replaced: Vec<(usize, Vec<Edge>)> = Vec::new();
         for (k, e) in game.edges.iter().enumerate() {
             let Label::Reach { negated, from, to } = &e.label else {
                 continue;
             };
-            let Some(region) = pure_region(game, &outgoing, from, to, &e.from) else {
+            let ends = index.ends[k];
+            let check = ends.reach.expect("a check");
+            let Some(region) = pure_region(game, &index, &outgoing, check, ends.from) else {
                 continue;
             };
-            let limit = if uses[&(from.as_str(), to.as_str())] > 1 {
+            let limit = if uses[&check] > 1 {
                 SHARED_LIMIT
             } else {
                 SIZE_LIMIT
@@ -60,10 +65,16 @@ impl Pass for InlineReachability {
             if region.len() > limit {
                 continue;
             }
+            let nodes = nodes.get_or_insert_with(|| {
+                game.edges
+                    .iter()
+                    .flat_map(|e| [e.from.clone(), e.to.clone()])
+                    .collect()
+            });
             let copy = if *negated {
-                negated_chain(game, &region, from, to, e, &mut nodes)
+                negated_chain(game, &region, from, to, e, nodes)
             } else {
-                Some(positive_copy(game, &region, from, to, e, &mut nodes))
+                Some(positive_copy(game, &region, from, to, e, nodes))
             };
             if let Some(copy) = copy {
                 replaced.push((k, copy));
@@ -93,58 +104,73 @@ impl Pass for InlineReachability {
 /// contain the checking node `site` (no recursion).
 fn pure_region(
     game: &Game,
-    outgoing: &HashMap<&str, Vec<usize>>,
-    start: &str,
-    target: &str,
-    site: &str,
+    index: &NodeIndex,
+    outgoing: &[Vec<usize>],
+    (start, target): (NodeId, NodeId),
+    site: NodeId,
 ) -> Option<Vec<usize>> {
     if start == target {
         return None;
     }
-    // Depth-first order with cycle detection.
-    let mut state: HashMap<&str, u8> = HashMap::new();
-    let mut edges = Vec::new();
-    fn visit<'g>(
-        game: &'g Game,
-        outgoing: &HashMap<&str, Vec<usize>>,
-        node: &'g str,
-        target: &str,
-        site: &str,
-        state: &mut HashMap<&'g str, u8>,
-        edges: &mut Vec<usize>,
-    ) -> Option<bool> {
-        if node == target {
+    let mut region = Region {
+        game,
+        index,
+        outgoing,
+        target,
+        site,
+        state: FastMap::default(),
+        edges: Vec::new(),
+    };
+    let reaches = region.visit(start)?;
+    reaches.then_some(region.edges)
+}
+
+/// A depth-first walk of a check's sub-automaton, with cycle detection.
+struct Region<'a> {
+    game: &'a Game,
+    index: &'a NodeIndex<'a>,
+    outgoing: &'a [Vec<usize>],
+    target: NodeId,
+    site: NodeId,
+    /// 1: on the walk's path, 2: reaches the target, 3: does not.
+    state: FastMap<NodeId, u8>,
+    /// The edges that reach the target, in depth-first postorder.
+    edges: Vec<usize>,
+}
+
+impl Region<'_> {
+    /// Whether `node` reaches the target (`None`: the region is not pure).
+    fn visit(&mut self, node: NodeId) -> Option<bool> {
+        if node == self.target {
             return Some(true);
         }
-        if node == site {
+        if node == self.site {
             return None;
         }
-        match state.get(node) {
+        match self.state.get(&node) {
             Some(1) => return None, // cycle
             Some(2) => return Some(true),
             Some(_) => return Some(false),
             None => {}
         }
-        state.insert(node, 1);
+        self.state.insert(node, 1);
         let mut reaches = false;
-        for &k in outgoing.get(node).map_or(&[][..], Vec::as_slice) {
-            let e = &game.edges[k];
+        for &k in &self.outgoing[node as usize] {
+            let e = &self.game.edges[k];
             if matches!(e.label, Label::Assign { .. } | Label::AssignAny { .. }) {
                 return None;
             }
-            if edges.len() > 64 {
+            if self.edges.len() > 64 {
                 return None;
             }
-            if visit(game, outgoing, &e.to, target, site, state, edges)? {
-                edges.push(k);
+            if self.visit(self.index.ends[k].to)? {
+                self.edges.push(k);
                 reaches = true;
             }
         }
-        state.insert(node, if reaches { 2 } else { 3 });
+        self.state.insert(node, if reaches { 2 } else { 3 });
         Some(reaches)
     }
-    let reaches = visit(game, outgoing, start, target, site, &mut state, &mut edges)?;
-    reaches.then_some(edges)
 }
 
 fn fresh(base: &str, nodes: &mut HashSet<String>) -> String {

@@ -3,10 +3,11 @@
 //! exactly one of them is legal in any state. Identical parallel edges are
 //! kept once (they allow the same walks).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::hash_map::Entry;
 
-use crate::ast::{Edge, Game, Label};
+use crate::ast::{Expr, Game, Label};
 
+use super::graph::FastMap;
 use super::Pass;
 
 pub struct JoinExclusiveEdges;
@@ -21,73 +22,95 @@ impl Pass for JoinExclusiveEdges {
     }
 
     fn run(&self, game: &mut Game) -> bool {
-        let before = game.edges.len();
-        // Identical parallel edges.
-        let mut seen: HashSet<Edge> = HashSet::new();
-        game.edges.retain(|e| seen.insert(e.clone()));
-        // Complementary pairs, found by the negation of each label.
-        let mut index: HashMap<(String, String, Label), usize> = HashMap::new();
-        for (k, e) in game.edges.iter().enumerate() {
-            index.insert((e.from.clone(), e.to.clone(), e.label.clone()), k);
+        // Only parallel edges (same ends) can be duplicates or complements.
+        let mut ends: FastMap<(&str, &str), usize> = FastMap::default();
+        for e in &game.edges {
+            *ends.entry((&e.from, &e.to)).or_default() += 1;
         }
+        let parallel: Vec<bool> = game
+            .edges
+            .iter()
+            .map(|e| ends[&(e.from.as_str(), e.to.as_str())] > 1)
+            .collect();
+        if !parallel.contains(&true) {
+            return false;
+        }
+        // Identical parallel edges are kept once (the first).
+        let mut index: FastMap<(&str, &str, Key), usize> = FastMap::default();
         let mut removed = vec![false; game.edges.len()];
-        let mut changed = false;
-        for k in 0..game.edges.len() {
-            if removed[k] {
-                continue;
-            }
-            let e = &game.edges[k];
-            let Some(negation) = negate(&e.label) else {
-                continue;
-            };
-            let partner = index
-                .get(&(e.from.clone(), e.to.clone(), negation.clone()))
-                .or_else(|| {
-                    swapped(&negation).and_then(|s| index.get(&(e.from.clone(), e.to.clone(), s)))
-                });
-            if let Some(&j) = partner {
-                if j != k && !removed[j] {
-                    removed[j] = true;
-                    game.edges[k].label = Label::Skip;
-                    changed = true;
+        for (k, e) in game.edges.iter().enumerate() {
+            if parallel[k] {
+                let key = (e.from.as_str(), e.to.as_str(), Key::of(&e.label));
+                match index.entry(key) {
+                    Entry::Occupied(_) => removed[k] = true,
+                    Entry::Vacant(slot) => {
+                        slot.insert(k);
+                    }
                 }
             }
         }
+        // Complementary pairs, found by the negation of each label.
+        let mut skipped = vec![false; game.edges.len()];
+        for k in 0..game.edges.len() {
+            if !parallel[k] || removed[k] {
+                continue;
+            }
+            let e = &game.edges[k];
+            let partner = Key::of(&e.label)
+                .negations()
+                .into_iter()
+                .flatten()
+                .find_map(|n| index.get(&(e.from.as_str(), e.to.as_str(), n)).copied());
+            if let Some(j) = partner {
+                if j != k && !removed[j] {
+                    removed[j] = true;
+                    skipped[k] = true;
+                }
+            }
+        }
+        let changed = removed.contains(&true) || skipped.contains(&true);
         let mut k = 0;
-        game.edges.retain(|_| {
+        game.edges.retain_mut(|e| {
             k += 1;
+            if skipped[k - 1] {
+                e.label = Label::Skip;
+            }
             !removed[k - 1]
         });
-        changed || game.edges.len() != before
+        changed
     }
 }
 
-/// The complementary condition of a test label.
-fn negate(label: &Label) -> Option<Label> {
-    match label {
-        Label::Compare { negated, lhs, rhs } => Some(Label::Compare {
-            negated: !negated,
-            lhs: lhs.clone(),
-            rhs: rhs.clone(),
-        }),
-        Label::Reach { negated, from, to } => Some(Label::Reach {
-            negated: !negated,
-            from: from.clone(),
-            to: to.clone(),
-        }),
-        _ => None,
-    }
+/// A label as a lookup key, borrowed so that negations cost no copies
+/// (equal keys, equal labels).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Key<'a> {
+    Compare(bool, &'a Expr, &'a Expr),
+    Reach(bool, &'a str, &'a str),
+    Other(&'a Label),
 }
 
-/// `r == l` for `l == r` (comparisons are symmetric).
-fn swapped(label: &Label) -> Option<Label> {
-    match label {
-        Label::Compare { negated, lhs, rhs } => Some(Label::Compare {
-            negated: *negated,
-            lhs: rhs.clone(),
-            rhs: lhs.clone(),
-        }),
-        _ => None,
+impl<'a> Key<'a> {
+    fn of(label: &'a Label) -> Key<'a> {
+        match label {
+            Label::Compare { negated, lhs, rhs } => Key::Compare(*negated, lhs, rhs),
+            Label::Reach { negated, from, to } => Key::Reach(*negated, from, to),
+            _ => Key::Other(label),
+        }
+    }
+
+    /// The complementary conditions: the negation, and for a comparison
+    /// also the negation written the other way round (`r != l` for
+    /// `l == r`).
+    fn negations(self) -> [Option<Key<'a>>; 2] {
+        match self {
+            Key::Compare(negated, lhs, rhs) => [
+                Some(Key::Compare(!negated, lhs, rhs)),
+                Some(Key::Compare(!negated, rhs, lhs)),
+            ],
+            Key::Reach(negated, from, to) => [Some(Key::Reach(!negated, from, to)), None],
+            Key::Other(_) => [None, None],
+        }
     }
 }
 

@@ -6,11 +6,9 @@
 //! at again, so nested common prefixes are shared in one run. Assignments
 //! to `player` are left alone (they end moves).
 
-use std::collections::HashMap;
-
 use crate::ast::{Edge, Game, Label};
 
-use super::graph::EdgeGraph;
+use super::graph::{EdgeGraph, FastMap, NodeId};
 use super::Pass;
 
 pub struct JoinForkPrefixes;
@@ -25,18 +23,21 @@ impl Pass for JoinForkPrefixes {
     }
 
     fn run(&self, game: &mut Game) -> bool {
-        let mut g = EdgeGraph::new(game);
+        let mut g = EdgeGraph::take(game);
         let mut changed = false;
         // A node whose outgoing edges grew is looked at again: the edges it
         // took over may start with the labels of its own.
-        let mut work: Vec<String> = g.nodes();
+        let mut work: Vec<NodeId> = g.nodes();
         work.reverse();
         while let Some(s) = work.pop() {
-            let mut groups: HashMap<Label, Vec<usize>> = HashMap::new();
-            for &k in g.leaving(&s) {
+            if g.leaving(s).len() < 2 {
+                continue;
+            }
+            let mut groups: FastMap<&Label, Vec<usize>> = FastMap::default();
+            for &k in g.leaving(s) {
                 let e = g.edge(k);
-                if !e.label.is_player_assignment() && e.to != s {
-                    groups.entry(e.label.clone()).or_default().push(k);
+                if !e.label.is_player_assignment() && g.to(k) != s {
+                    groups.entry(&e.label).or_default().push(k);
                 }
             }
             let mut groups: Vec<Vec<usize>> =
@@ -45,42 +46,40 @@ impl Pass for JoinForkPrefixes {
             for mut group in groups {
                 group.sort();
                 // The kept edge's target must be entered by this edge only.
-                let Some(position) = group.iter().position(|&k| private(&g, &g.edge(k).to)) else {
+                let Some(position) = group.iter().position(|&k| private(&g, g.to(k))) else {
                     continue;
                 };
                 let kept = group.remove(position);
-                let b = g.edge(kept).to.clone();
+                let b = g.to(kept);
                 for k in group {
-                    let c = g.edge(k).to.clone();
+                    let c = g.to(k);
                     g.remove(k);
                     changed = true;
                     if c == b {
                         continue;
                     }
-                    if g.entering(&c).is_empty() && private(&g, &c) {
+                    if g.entering(c).is_empty() && private(&g, c) {
                         // `c` was entered by the removed edge only: its
                         // edges now leave `b` (what a skip `b, c` followed
                         // by skip compaction would give, in one step).
-                        g.move_leaving(&c, &b);
-                        work.push(b.clone());
+                        g.move_leaving(c, b);
+                        work.push(b);
                     } else {
                         g.add(Edge {
                             at: g.edge(kept).at,
-                            ..Edge::new(b.clone(), c, Label::Skip)
+                            ..Edge::new(g.name(b), g.name(c), Label::Skip)
                         });
                     }
                 }
             }
         }
-        if changed {
-            game.edges = g.into_edges();
-        }
+        game.edges = g.into_edges();
         changed
     }
 }
 
 /// A node entered by at most one edge, without an identity of its own.
-fn private(g: &EdgeGraph, node: &str) -> bool {
+fn private(g: &EdgeGraph, node: NodeId) -> bool {
     g.entering(node).len() <= 1
         && !g.is_fixed(node)
         && !g.is_reach_start(node)

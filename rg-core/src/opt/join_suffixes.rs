@@ -9,11 +9,9 @@
 //! merged away, and in games with a random player neither are nodes where
 //! a move may end (they are part of the state, rg.md §6).
 
-use std::collections::HashMap;
+use crate::ast::{Game, Label};
 
-use crate::ast::Game;
-
-use super::graph::EdgeGraph;
+use super::graph::{EdgeGraph, FastMap, NodeId};
 use super::Pass;
 
 pub struct JoinForkSuffixes;
@@ -29,25 +27,43 @@ impl Pass for JoinForkSuffixes {
 
     fn run(&self, game: &mut Game) -> bool {
         let random = super::has_random(game);
-        let mut g = EdgeGraph::new(game);
+        let mut g = EdgeGraph::take(game);
+        // Labels compare by their text (as written); no edge is added and
+        // no label changes below, so each distinct label is printed once.
+        let mut texts: FastMap<String, u32> = FastMap::default();
+        let mut ids: FastMap<&Label, u32> = FastMap::default();
+        let labels: Vec<u32> = (0..g.slots())
+            .map(|k| {
+                let label = &g.edge(k).label;
+                *ids.entry(label).or_insert_with(|| {
+                    let next = texts.len() as u32;
+                    *texts.entry(label.to_string()).or_insert(next)
+                })
+            })
+            .collect();
         let mut changed = false;
         loop {
-            let mut groups: HashMap<String, Vec<String>> = HashMap::new();
+            let mut groups: FastMap<Vec<(u32, NodeId)>, Vec<NodeId>> = FastMap::default();
             for node in g.nodes() {
-                if g.leaving(&node).is_empty() || !mergeable(&g, &node, random) {
+                if g.leaving(node).is_empty() || !mergeable(&g, node, random) {
                     continue;
                 }
-                groups.entry(signature(&g, &node)).or_default().push(node);
+                groups
+                    .entry(signature(&g, node, &labels))
+                    .or_default()
+                    .push(node);
             }
             let mut merged = false;
-            let mut groups: Vec<Vec<String>> = groups
+            let mut groups: Vec<Vec<NodeId>> = groups
                 .into_values()
                 .filter(|nodes| nodes.len() > 1)
                 .collect();
-            groups.sort();
+            // In the order of the groups' node names.
+            let name = |&n: &NodeId| g.name(n);
+            groups.sort_by(|a, b| a.iter().map(name).cmp(b.iter().map(name)));
             for group in groups {
-                let keep = &group[0];
-                for other in &group[1..] {
+                let keep = group[0];
+                for &other in &group[1..] {
                     for k in g.leaving(other).to_vec() {
                         g.remove(k);
                     }
@@ -60,14 +76,12 @@ impl Pass for JoinForkSuffixes {
             }
             changed = true;
         }
-        if changed {
-            game.edges = g.into_edges();
-        }
+        game.edges = g.into_edges();
         changed
     }
 }
 
-fn mergeable(g: &EdgeGraph, node: &str, random: bool) -> bool {
+fn mergeable(g: &EdgeGraph, node: NodeId, random: bool) -> bool {
     !g.is_fixed(node)
         && !g.is_reach_start(node)
         && !g.is_reach_target(node)
@@ -78,25 +92,23 @@ fn mergeable(g: &EdgeGraph, node: &str, random: bool) -> bool {
                 .any(|&k| g.edge(k).label.is_player_assignment()))
 }
 
-/// The node's outgoing edges as text, sorted: equal signatures, equal
-/// continuations. A self-loop is written as such so that two nodes looping
-/// on themselves compare equal.
-fn signature(g: &EdgeGraph, node: &str) -> String {
-    let mut parts: Vec<String> = g
+/// A self-loop's target in a signature (so that two nodes looping on
+/// themselves compare equal).
+const SELF: NodeId = NodeId::MAX;
+
+/// The node's outgoing edges as (label text, target), sorted: equal
+/// signatures, equal continuations.
+fn signature(g: &EdgeGraph, node: NodeId, labels: &[u32]) -> Vec<(u32, NodeId)> {
+    let mut parts: Vec<(u32, NodeId)> = g
         .leaving(node)
         .iter()
         .map(|&k| {
-            let e = g.edge(k);
-            let target = if e.to == node {
-                "\u{0}self"
-            } else {
-                e.to.as_str()
-            };
-            format!("{}\u{1}{target}", e.label)
+            let to = g.to(k);
+            (labels[k], if to == node { SELF } else { to })
         })
         .collect();
-    parts.sort();
-    parts.join("\u{2}")
+    parts.sort_unstable();
+    parts
 }
 
 #[cfg(test)]

@@ -23,18 +23,21 @@ impl Pass for MergeAccesses {
     }
 
     fn run(&self, game: &mut Game) -> bool {
+        if !game.edges.iter().any(|e| has_nested_access(&e.label)) {
+            return false;
+        }
         let typing = Typing::new(game);
         let mut merger = Merger {
             typing: &typing,
             constants: game
                 .constants
                 .iter()
-                .map(|c| (c.name.clone(), c.clone()))
+                .map(|c| (c.name.as_str(), c))
                 .collect(),
             typedefs: game
                 .typedefs
                 .iter()
-                .map(|t| (t.name.clone(), t.ty.clone()))
+                .map(|t| (t.name.as_str(), &t.ty))
                 .collect(),
             taken: game
                 .constants
@@ -48,6 +51,9 @@ impl Pass for MergeAccesses {
         };
         let mut changed = false;
         for e in &mut game.edges {
+            if !has_nested_access(&e.label) {
+                continue;
+            }
             let label = match &e.label {
                 Label::Compare { negated, lhs, rhs } => Label::Compare {
                     negated: *negated,
@@ -69,18 +75,39 @@ impl Pass for MergeAccesses {
                 changed = true;
             }
         }
-        game.constants.extend(merger.new_constants);
+        let new_constants = merger.new_constants;
+        game.constants.extend(new_constants);
         changed
     }
 }
 
-struct Merger<'t> {
-    typing: &'t Typing,
-    constants: HashMap<String, Constant>,
-    typedefs: HashMap<String, Type>,
+/// Whether a label has an access whose key is an access (`A[B[e]]`, casts
+/// aside): only such labels can change.
+fn has_nested_access(label: &Label) -> bool {
+    fn nested(e: &Expr, in_key: bool) -> bool {
+        match e {
+            Expr::Ref(..) => false,
+            Expr::Cast(_, inner, _) => nested(inner, in_key),
+            Expr::Access(m, k, _) => in_key || nested(m, false) || nested(k, true),
+        }
+    }
+    match label {
+        Label::Compare { lhs, rhs, .. } | Label::Assign { lhs, rhs } => {
+            nested(lhs, false) || nested(rhs, false)
+        }
+        Label::AssignAny { lhs, .. } => nested(lhs, false),
+        _ => false,
+    }
+}
+
+struct Merger<'g> {
+    typing: &'g Typing,
+    constants: HashMap<&'g str, &'g Constant>,
+    typedefs: HashMap<&'g str, &'g Type>,
     taken: HashSet<String>,
-    /// (A, B) → the merged constant's name.
-    merged: HashMap<(String, String), String>,
+    /// (A, B) → the merged constant's name, or `None` when they cannot
+    /// be merged.
+    merged: HashMap<(String, String), Option<String>>,
     new_constants: Vec<Constant>,
 }
 
@@ -117,13 +144,17 @@ impl Merger<'_> {
 
     /// The constant `AB = A ∘ B`, created on first use.
     fn merge(&mut self, a: &str, b: &str) -> Option<String> {
-        if let Some(name) = self.merged.get(&(a.to_string(), b.to_string())) {
-            return Some(name.clone());
+        let key = (a.to_string(), b.to_string());
+        if let Some(name) = self.merged.get(&key) {
+            return name.clone();
         }
-        let (ca, cb) = (
-            self.constants.get(a)?.clone(),
-            self.constants.get(b)?.clone(),
-        );
+        let name = self.compose(a, b);
+        self.merged.insert(key, name.clone());
+        name
+    }
+
+    fn compose(&mut self, a: &str, b: &str) -> Option<String> {
+        let (ca, cb) = (*self.constants.get(a)?, *self.constants.get(b)?);
         let (ta, tb) = (self.typing.constants.get(a)?, self.typing.constants.get(b)?);
         let ((a_keys, _), (b_keys, _)) = (ta.arrow()?, tb.arrow()?);
         // The new type: B's key type to A's value type, as written.
@@ -147,8 +178,6 @@ impl Merger<'_> {
             value: compress(entries),
             at: ca.at,
         });
-        self.merged
-            .insert((a.to_string(), b.to_string()), name.clone());
         Some(name)
     }
 
@@ -156,7 +185,7 @@ impl Merger<'_> {
     fn written_arrow(&self, ty: &Type) -> Option<(Type, Type)> {
         match ty {
             Type::Arrow(k, v) => Some(((**k).clone(), (**v).clone())),
-            Type::Name(n, _) => self.written_arrow(self.typedefs.get(n)?),
+            Type::Name(n, _) => self.written_arrow(self.typedefs.get(n.as_str())?),
             Type::Set(..) => None,
         }
     }
@@ -173,9 +202,9 @@ impl Merger<'_> {
 }
 
 /// `value[key]` of a map literal (names of constants resolved).
-fn lookup(value: &Value, key: &str, constants: &HashMap<String, Constant>) -> Option<Value> {
+fn lookup(value: &Value, key: &str, constants: &HashMap<&str, &Constant>) -> Option<Value> {
     match value {
-        Value::Symbol(name, _) => lookup(&constants.get(name)?.value, key, constants),
+        Value::Symbol(name, _) => lookup(&constants.get(name.as_str())?.value, key, constants),
         Value::Map(entries, _) => entries
             .iter()
             .find(|e| e.key.as_deref() == Some(key))

@@ -9,13 +9,14 @@
 //! constant map is only read at keys of its key type (so a strict engine's
 //! invalid-access errors are not folded away).
 
-use std::collections::{HashMap, HashSet};
+use std::borrow::Cow;
 
-use crate::ast::{Expr, Game, Label, Value};
-use crate::builtins::with_builtins;
+use crate::ast::{Constant, Edge, Expr, Game, Label, Value};
 use crate::types::{RType, TypeEnv};
 
-use super::dataflow::{solve, Analysis};
+use super::dataflow::{solve_by_edge, Analysis};
+use super::graph::{FastMap, FastSet};
+use super::typing::types_with_builtins;
 use super::Pass;
 
 pub struct PropagateConstants;
@@ -34,13 +35,13 @@ impl Pass for PropagateConstants {
     }
 
     fn run(&self, game: &mut Game) -> bool {
-        let full = with_builtins(game);
-        let env = Env::new(&full, game.edges.len());
-        let facts = solve(game, &env);
+        let full = types_with_builtins(game);
+        let env = Env::new(&full, &game.constants, &game.edges);
+        let facts = solve_by_edge(game, &env);
         let mut changed = false;
         let mut keep = Vec::with_capacity(game.edges.len());
-        for e in &mut game.edges {
-            let Some(fact) = facts.get(&e.from) else {
+        for (k, e) in game.edges.iter_mut().enumerate() {
+            let Some(fact) = facts.before(k) else {
                 keep.push(true);
                 continue;
             };
@@ -92,28 +93,29 @@ impl Pass for PropagateConstants {
 }
 
 /// The result of evaluating an expression as far as possible.
-enum Folded {
+enum Folded<'a> {
     Symbol(String),
-    /// A constant map (possibly a sub-map reached by constant keys).
-    Map(Value, RType),
+    /// A constant map (possibly a sub-map reached by constant keys),
+    /// borrowed: constant maps can be big.
+    Map(&'a Value, &'a RType),
     /// Not constant: the expression with its constant parts folded.
     Expr(Expr),
 }
 
 struct Env<'g> {
     /// Constant name → (type, value with constant names resolved).
-    constants: HashMap<&'g str, (RType, Value)>,
+    constants: Constants<'g>,
     /// Scalar variables tracked by the analysis, by index.
-    tracked: HashMap<&'g str, usize>,
+    tracked: FastMap<&'g str, usize>,
     initial: Vec<u32>,
     symbols: std::cell::RefCell<Interner>,
     /// Names that a symbol must not collide with.
-    declared: HashSet<&'g str>,
+    declared: FastSet<&'g str>,
 }
 
 #[derive(Default)]
 struct Interner {
-    ids: HashMap<String, u32>,
+    ids: FastMap<String, u32>,
     names: Vec<String>,
 }
 
@@ -130,10 +132,11 @@ impl Interner {
 }
 
 impl<'g> Env<'g> {
-    fn new(game: &'g Game, edges: usize) -> Env<'g> {
+    /// `game`: the types and variables (built-ins included).
+    fn new(game: &'g Game, game_constants: &'g [Constant], edges: &[Edge]) -> Env<'g> {
         let types = TypeEnv::new(game);
-        let mut constants: HashMap<&str, (RType, Value)> = HashMap::new();
-        for c in &game.constants {
+        let mut constants = Constants::default();
+        for c in game_constants {
             if constants.contains_key(c.name.as_str()) {
                 continue;
             }
@@ -142,11 +145,11 @@ impl<'g> Env<'g> {
                 constants.insert(&c.name, (t, value));
             }
         }
-        let mut declared: HashSet<&str> = game.constants.iter().map(|c| c.name.as_str()).collect();
+        let mut declared: FastSet<&str> = game_constants.iter().map(|c| c.name.as_str()).collect();
         declared.extend(game.variables.iter().map(|v| v.name.as_str()));
         // Scalar variables, most read first, within the fact budget.
-        let mut reads: HashMap<&str, usize> = HashMap::new();
-        for e in &game.edges {
+        let mut reads: FastMap<&str, usize> = FastMap::default();
+        for e in edges {
             label_reads(&e.label, &mut |name| *reads.entry(name).or_insert(0) += 1);
         }
         let mut scalars: Vec<(&str, &Value)> = game
@@ -156,15 +159,15 @@ impl<'g> Env<'g> {
             .map(|v| (v.name.as_str(), &v.value))
             .collect();
         scalars.sort_by_key(|(name, _)| std::cmp::Reverse(reads.get(name).copied().unwrap_or(0)));
-        let limit = FACT_BUDGET / (edges + 1).max(1);
+        let limit = FACT_BUDGET / (edges.len() + 1).max(1);
         scalars.truncate(limit.max(1));
         let mut interner = Interner::default();
-        let mut tracked = HashMap::new();
+        let mut tracked = FastMap::default();
         let mut initial = Vec::new();
         for (k, (name, value)) in scalars.into_iter().enumerate() {
             tracked.insert(name, k);
-            let v = match resolve_value(value, &constants) {
-                Value::Symbol(s, _) => interner.id(&s),
+            let v = match resolve_value(value, &constants).as_ref() {
+                Value::Symbol(s, _) => interner.id(s),
                 Value::Map(..) => UNKNOWN,
             };
             initial.push(v);
@@ -190,14 +193,15 @@ impl<'g> Env<'g> {
         !self.declared.contains(symbol)
     }
 
-    fn fold(&self, e: &Expr, fact: Option<&[u32]>) -> Folded {
+    fn fold(&self, e: &Expr, fact: Option<&[u32]>) -> Folded<'_> {
         match e {
             Expr::Ref(name, _) => {
                 if let Some((t, value)) = self.constants.get(name.as_str()) {
+                    let value: &Value = value;
                     return match value {
                         Value::Symbol(s, _) if self.usable(s) => Folded::Symbol(s.clone()),
                         Value::Symbol(..) => Folded::Expr(e.clone()),
-                        Value::Map(..) => Folded::Map(value.clone(), t.clone()),
+                        Value::Map(..) => Folded::Map(value, t),
                     };
                 }
                 if self.declared.contains(name.as_str()) {
@@ -218,7 +222,7 @@ impl<'g> Env<'g> {
                 if let (Folded::Map(value, t), Folded::Symbol(s)) = (&m, &k) {
                     if let Some(found) = lookup(value, t, s) {
                         return match found {
-                            (Value::Symbol(x, _), _) if self.usable(&x) => Folded::Symbol(x),
+                            (Value::Symbol(x, _), _) if self.usable(x) => Folded::Symbol(x.clone()),
                             (Value::Map(..), sub) => Folded::Map(found.0, sub),
                             _ => Folded::Expr(e.clone()),
                         };
@@ -276,7 +280,7 @@ impl Analysis for Env<'_> {
         self.initial.clone()
     }
 
-    fn transfer(&self, edge: &crate::ast::Edge, fact: &Vec<u32>) -> Vec<u32> {
+    fn transfer(&self, edge: &Edge, fact: &Vec<u32>) -> Vec<u32> {
         let symbol = |e: &Expr| match self.fold(e, Some(fact)) {
             Folded::Symbol(s) => Some(s),
             _ => None,
@@ -332,11 +336,28 @@ impl Analysis for Env<'_> {
     }
 }
 
-/// A constant's value with the names of earlier constants replaced.
-fn resolve_value(value: &Value, constants: &HashMap<&str, (RType, Value)>) -> Value {
+type Constants<'g> = FastMap<&'g str, (RType, Cow<'g, Value>)>;
+
+/// A constant's value with the names of earlier constants replaced
+/// (borrowed when it names none: constant maps can be big).
+fn resolve_value<'g>(value: &'g Value, constants: &Constants<'g>) -> Cow<'g, Value> {
+    fn names_constant(value: &Value, constants: &Constants) -> bool {
+        match value {
+            Value::Symbol(name, _) => constants.contains_key(name.as_str()),
+            Value::Map(entries, _) => entries.iter().any(|e| names_constant(&e.value, constants)),
+        }
+    }
+    if names_constant(value, constants) {
+        Cow::Owned(resolved(value, constants))
+    } else {
+        Cow::Borrowed(value)
+    }
+}
+
+fn resolved(value: &Value, constants: &Constants) -> Value {
     match value {
         Value::Symbol(name, at) => match constants.get(name.as_str()) {
-            Some((_, v)) => v.clone(),
+            Some((_, v)) => v.as_ref().clone(),
             None => Value::Symbol(name.clone(), *at),
         },
         Value::Map(entries, at) => Value::Map(
@@ -344,7 +365,7 @@ fn resolve_value(value: &Value, constants: &HashMap<&str, (RType, Value)>) -> Va
                 .iter()
                 .map(|e| crate::ast::MapEntry {
                     key: e.key.clone(),
-                    value: resolve_value(&e.value, constants),
+                    value: resolved(&e.value, constants),
                 })
                 .collect(),
             *at,
@@ -353,7 +374,7 @@ fn resolve_value(value: &Value, constants: &HashMap<&str, (RType, Value)>) -> Va
 }
 
 /// `value[key]` for a map value of type `t`, if `key` is in the key type.
-fn lookup(value: &Value, t: &RType, key: &str) -> Option<(Value, RType)> {
+fn lookup<'a>(value: &'a Value, t: &'a RType, key: &str) -> Option<(&'a Value, &'a RType)> {
     let (key_type, value_type) = t.arrow()?;
     if !key_type.contains(key) {
         return None;
@@ -365,7 +386,7 @@ fn lookup(value: &Value, t: &RType, key: &str) -> Option<(Value, RType)> {
         .iter()
         .find(|e| e.key.as_deref() == Some(key))
         .or_else(|| entries.iter().find(|e| e.key.is_none()))?;
-    Some((found.value.clone(), value_type.clone()))
+    Some((&found.value, value_type))
 }
 
 /// Calls `read` with every identifier a label reads.

@@ -7,11 +7,10 @@
 //! graph-reachable from its start is constant: `?` edges are removed, `!`
 //! edges become skips.
 
-use std::collections::{HashMap, HashSet, VecDeque};
-
 use crate::ast::{Game, Label};
 use crate::builtins::{BEGIN, END};
 
+use super::graph::{NodeId, NodeIndex};
 use super::Pass;
 
 pub struct PruneUnreachable;
@@ -26,57 +25,58 @@ impl Pass for PruneUnreachable {
     }
 
     fn run(&self, game: &mut Game) -> bool {
-        let mut changed = fold_impossible_checks(game);
-        let mut successors: HashMap<&str, Vec<usize>> = HashMap::new();
-        let mut predecessors: HashMap<&str, Vec<usize>> = HashMap::new();
-        for (k, e) in game.edges.iter().enumerate() {
-            successors.entry(&e.from).or_default().push(k);
-            predecessors.entry(&e.to).or_default().push(k);
+        let mut index = NodeIndex::new(game);
+        let impossible = impossible_checks(&index);
+        let mut changed = impossible.contains(&true);
+        if changed {
+            fold_checks(game, &impossible);
+            index = NodeIndex::new(game);
         }
+        let nodes = index.count();
         // Forward: from begin, entering checks' sub-automata.
-        let mut reached: HashSet<&str> = HashSet::from([BEGIN]);
-        let mut queue: VecDeque<&str> = VecDeque::from([BEGIN]);
-        while let Some(n) = queue.pop_front() {
-            for &k in successors.get(n).map_or(&[][..], Vec::as_slice) {
-                let e = &game.edges[k];
-                let mut next = vec![e.to.as_str()];
-                if let Label::Reach { from, .. } = &e.label {
-                    next.push(from);
-                }
-                for m in next {
-                    if reached.insert(m) {
-                        queue.push_back(m);
-                    }
+        let outgoing = index.outgoing();
+        let mut reached = vec![false; nodes];
+        let mut queue: Vec<NodeId> = Vec::new();
+        if let Some(begin) = index.get(BEGIN) {
+            visit(begin, &mut reached, &mut queue);
+        }
+        while let Some(n) = queue.pop() {
+            for &k in &outgoing[n as usize] {
+                let ends = index.ends[k];
+                visit(ends.to, &mut reached, &mut queue);
+                if let Some((start, _)) = ends.reach {
+                    visit(start, &mut reached, &mut queue);
                 }
             }
         }
         // Backward: nodes that can still finish something.
-        let mut alive: HashSet<&str> = HashSet::from([END]);
-        for e in &game.edges {
-            if reached.contains(e.from.as_str()) {
-                if let Label::Reach { to, .. } = &e.label {
-                    alive.insert(to);
+        let incoming = index.incoming();
+        let mut alive = vec![false; nodes];
+        if let Some(end) = index.get(END) {
+            visit(end, &mut alive, &mut queue);
+        }
+        for (e, ends) in game.edges.iter().zip(&index.ends) {
+            if reached[ends.from as usize] {
+                if let Some((_, target)) = ends.reach {
+                    visit(target, &mut alive, &mut queue);
                 }
                 if e.label.is_player_assignment() {
-                    alive.insert(&e.from);
+                    visit(ends.from, &mut alive, &mut queue);
                 }
             }
         }
-        let mut queue: VecDeque<&str> = alive.iter().copied().collect();
-        while let Some(n) = queue.pop_front() {
-            for &k in predecessors.get(n).map_or(&[][..], Vec::as_slice) {
-                let from = game.edges[k].from.as_str();
-                if alive.insert(from) {
-                    queue.push_back(from);
-                }
+        while let Some(n) = queue.pop() {
+            for &k in &incoming[n as usize] {
+                visit(index.ends[k].from, &mut alive, &mut queue);
             }
         }
         let keep: Vec<bool> = game
             .edges
             .iter()
-            .map(|e| {
-                reached.contains(e.from.as_str())
-                    && (alive.contains(e.to.as_str()) || e.label.is_player_assignment())
+            .zip(&index.ends)
+            .map(|(e, ends)| {
+                reached[ends.from as usize]
+                    && (alive[ends.to as usize] || e.label.is_player_assignment())
             })
             .collect();
         if keep.iter().all(|&k| k) {
@@ -92,51 +92,66 @@ impl Pass for PruneUnreachable {
     }
 }
 
-/// `? a -> b` with `b` not graph-reachable from `a` never holds.
-fn fold_impossible_checks(game: &mut Game) -> bool {
-    let mut successors: HashMap<&str, Vec<&str>> = HashMap::new();
-    for e in &game.edges {
-        successors.entry(&e.from).or_default().push(&e.to);
+/// Marks `n` seen, queueing it the first time.
+fn visit(n: NodeId, seen: &mut [bool], queue: &mut Vec<NodeId>) {
+    if !std::mem::replace(&mut seen[n as usize], true) {
+        queue.push(n);
     }
-    let mut cache: HashMap<String, HashSet<String>> = HashMap::new();
-    let mut verdicts: Vec<Option<bool>> = Vec::with_capacity(game.edges.len());
-    for e in &game.edges {
-        let Label::Reach { from, to, .. } = &e.label else {
-            verdicts.push(None);
+}
+
+/// Per edge: whether it is a check `? a -> b` or `! a -> b` with `b` not
+/// graph-reachable from `a` (so the check never holds).
+fn impossible_checks(index: &NodeIndex) -> Vec<bool> {
+    let outgoing = index.outgoing();
+    // The checks by start, so that each start's region is walked once.
+    let mut checks: Vec<Vec<usize>> = vec![Vec::new(); index.count()];
+    for (k, ends) in index.ends.iter().enumerate() {
+        if let Some((start, _)) = ends.reach {
+            checks[start as usize].push(k);
+        }
+    }
+    let mut impossible = vec![false; index.ends.len()];
+    // The region walked from the current start: nodes marked with its id.
+    let mut mark: Vec<Option<NodeId>> = vec![None; index.count()];
+    let mut queue: Vec<NodeId> = Vec::new();
+    for (start, ks) in checks.iter().enumerate() {
+        if ks.is_empty() {
             continue;
-        };
-        let region = cache.entry(from.clone()).or_insert_with(|| {
-            let mut seen: HashSet<String> = HashSet::from([from.clone()]);
-            let mut queue = VecDeque::from([from.as_str()]);
-            while let Some(n) = queue.pop_front() {
-                for &m in successors.get(n).map_or(&[][..], Vec::as_slice) {
-                    if seen.insert(m.to_string()) {
-                        queue.push_back(m);
-                    }
+        }
+        let start = start as NodeId;
+        mark[start as usize] = Some(start);
+        queue.push(start);
+        while let Some(n) = queue.pop() {
+            for &k in &outgoing[n as usize] {
+                let m = index.ends[k].to;
+                if mark[m as usize] != Some(start) {
+                    mark[m as usize] = Some(start);
+                    queue.push(m);
                 }
             }
-            seen
-        });
-        verdicts.push((!region.contains(to)).then_some(false));
+        }
+        for &k in ks {
+            let (_, target) = index.ends[k].reach.expect("a check");
+            impossible[k] = mark[target as usize] != Some(start);
+        }
     }
-    let mut changed = false;
+    impossible
+}
+
+/// Folds the impossible checks: `?` edges go, `!` edges become skips.
+fn fold_checks(game: &mut Game, impossible: &[bool]) {
     let mut k = 0;
     game.edges.retain_mut(|e| {
         k += 1;
-        match (verdicts[k - 1], &e.label) {
-            (Some(false), Label::Reach { negated: false, .. }) => {
-                changed = true;
-                false
-            }
-            (Some(false), Label::Reach { negated: true, .. }) => {
+        match (impossible[k - 1], &e.label) {
+            (true, Label::Reach { negated: false, .. }) => false,
+            (true, _) => {
                 e.label = Label::Skip;
-                changed = true;
                 true
             }
             _ => true,
         }
     });
-    changed
 }
 
 #[cfg(test)]

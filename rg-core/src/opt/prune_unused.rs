@@ -9,6 +9,7 @@ use std::collections::HashSet;
 use crate::ast::{Expr, Game, Label, PatternTag, PragmaKind, Type, Value};
 use crate::builtins;
 
+use super::graph::FastSet;
 use super::Pass;
 
 pub struct PruneUnused;
@@ -25,32 +26,41 @@ impl Pass for PruneUnused {
     fn run(&self, game: &mut Game) -> bool {
         let mut changed = false;
         let reads = names_read(game);
-        if !super::has_random(game) {
+        let unread: HashSet<String> = if super::has_random(game) {
+            HashSet::new()
+        } else {
             let builtin = [
                 builtins::PLAYER_VAR,
                 builtins::GOALS_VAR,
                 builtins::VISIBLE_VAR,
             ];
-            let unread: HashSet<String> = game
-                .variables
+            game.variables
                 .iter()
-                .map(|v| v.name.clone())
-                .filter(|name| !reads.contains(name) && !builtin.contains(&name.as_str()))
-                .collect();
-            if !unread.is_empty() {
-                game.variables.retain(|v| !unread.contains(&v.name));
-                for e in &mut game.edges {
-                    if let Label::Assign { lhs, .. } | Label::AssignAny { lhs, .. } = &e.label {
-                        if lhs.target_root().is_some_and(|root| unread.contains(root)) {
-                            e.label = Label::Skip;
-                        }
+                .map(|v| v.name.as_str())
+                .filter(|name| !reads.contains(name) && !builtin.contains(name))
+                .map(str::to_string)
+                .collect()
+        };
+        let read_constants: Vec<bool> = game
+            .constants
+            .iter()
+            .map(|c| reads.contains(c.name.as_str()))
+            .collect();
+        if !unread.is_empty() {
+            game.variables.retain(|v| !unread.contains(&v.name));
+            for e in &mut game.edges {
+                if let Label::Assign { lhs, .. } | Label::AssignAny { lhs, .. } = &e.label {
+                    if lhs.target_root().is_some_and(|root| unread.contains(root)) {
+                        e.label = Label::Skip;
                     }
                 }
-                changed = true;
             }
+            changed = true;
         }
         let before = game.constants.len();
-        game.constants.retain(|c| reads.contains(&c.name));
+        let mut read = read_constants.iter();
+        game.constants
+            .retain(|_| *read.next().expect("a verdict per constant"));
         changed |= game.constants.len() != before;
         let types = types_used(game);
         let before = game.typedefs.len();
@@ -75,12 +85,12 @@ fn is_builtin_type(name: &str) -> bool {
 
 /// Every identifier read by an expression, a value or a pragma (assignment
 /// targets' roots are written, not read; their keys are read).
-fn names_read(game: &Game) -> HashSet<String> {
-    let mut reads = HashSet::new();
-    fn expr(e: &Expr, out: &mut HashSet<String>) {
+fn names_read(game: &Game) -> FastSet<&str> {
+    let mut reads = FastSet::default();
+    fn expr<'g>(e: &'g Expr, out: &mut FastSet<&'g str>) {
         match e {
             Expr::Ref(n, _) => {
-                out.insert(n.clone());
+                out.insert(n);
             }
             Expr::Cast(_, inner, _) => expr(inner, out),
             Expr::Access(m, k, _) => {
@@ -89,7 +99,7 @@ fn names_read(game: &Game) -> HashSet<String> {
             }
         }
     }
-    fn target_keys(e: &Expr, out: &mut HashSet<String>) {
+    fn target_keys<'g>(e: &'g Expr, out: &mut FastSet<&'g str>) {
         match e {
             Expr::Ref(..) => {}
             Expr::Cast(_, inner, _) => target_keys(inner, out),
@@ -99,10 +109,10 @@ fn names_read(game: &Game) -> HashSet<String> {
             }
         }
     }
-    fn value(v: &Value, out: &mut HashSet<String>) {
+    fn value<'g>(v: &'g Value, out: &mut FastSet<&'g str>) {
         match v {
             Value::Symbol(n, _) => {
-                out.insert(n.clone());
+                out.insert(n);
             }
             Value::Map(entries, _) => entries.iter().for_each(|e| value(&e.value, out)),
         }
@@ -119,7 +129,7 @@ fn names_read(game: &Game) -> HashSet<String> {
             }
             Label::AssignAny { lhs, .. } => target_keys(lhs, &mut reads),
             Label::VarTag(v) => {
-                reads.insert(v.clone());
+                reads.insert(v);
             }
             _ => {}
         }
@@ -138,9 +148,11 @@ fn names_read(game: &Game) -> HashSet<String> {
                     expr(r, &mut reads);
                 }
             }
-            PragmaKind::Repeat { variables, .. } => reads.extend(variables.iter().cloned()),
+            PragmaKind::Repeat { variables, .. } => {
+                reads.extend(variables.iter().map(String::as_str))
+            }
             PragmaKind::Iterator { variable, .. } => {
-                reads.insert(variable.clone());
+                reads.insert(variable);
             }
             _ => {}
         }

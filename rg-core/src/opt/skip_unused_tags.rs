@@ -2,11 +2,10 @@
 //! checks run (never a move search) are ignored there, so they become
 //! skips.
 
-use std::collections::{HashMap, HashSet, VecDeque};
-
 use crate::ast::{Game, Label};
 use crate::builtins::BEGIN;
 
+use super::graph::NodeIndex;
 use super::Pass;
 
 pub struct SkipUnusedTags;
@@ -21,24 +20,35 @@ impl Pass for SkipUnusedTags {
     }
 
     fn run(&self, game: &mut Game) -> bool {
+        if !game.edges.iter().any(|e| e.label.is_tag()) {
+            return false;
+        }
         // Nodes a move search can visit: from begin along edges, never
         // jumping into a check's sub-automaton.
-        let mut successors: HashMap<&str, Vec<&str>> = HashMap::new();
-        for e in &game.edges {
-            successors.entry(&e.from).or_default().push(&e.to);
+        let index = NodeIndex::new(game);
+        let outgoing = index.outgoing();
+        let mut played = vec![false; index.count()];
+        let mut queue = Vec::new();
+        if let Some(begin) = index.get(BEGIN) {
+            played[begin as usize] = true;
+            queue.push(begin);
         }
-        let mut played: HashSet<String> = HashSet::from([BEGIN.to_string()]);
-        let mut queue = VecDeque::from([BEGIN]);
-        while let Some(n) = queue.pop_front() {
-            for &m in successors.get(n).map_or(&[][..], Vec::as_slice) {
-                if played.insert(m.to_string()) {
-                    queue.push_back(m);
+        while let Some(n) = queue.pop() {
+            for &k in &outgoing[n as usize] {
+                let m = index.ends[k].to;
+                if !std::mem::replace(&mut played[m as usize], true) {
+                    queue.push(m);
                 }
             }
         }
+        let unplayed: Vec<bool> = index
+            .ends
+            .iter()
+            .map(|ends| !played[ends.from as usize])
+            .collect();
         let mut changed = false;
-        for e in &mut game.edges {
-            if e.label.is_tag() && !played.contains(&e.from) {
+        for (e, unplayed) in game.edges.iter_mut().zip(unplayed) {
+            if unplayed && e.label.is_tag() {
                 e.label = Label::Skip;
                 changed = true;
             }

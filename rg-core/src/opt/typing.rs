@@ -14,13 +14,26 @@ pub struct Typing {
     aliases: HashMap<String, RType>,
 }
 
+/// The game's types and variables, built-in ones added. Constants and
+/// edges are left out: the built-ins do not depend on them, and on big
+/// games copying them cost more than the rest.
+pub fn types_with_builtins(game: &Game) -> Game {
+    with_builtins(&Game {
+        pragmas: Vec::new(),
+        typedefs: game.typedefs.clone(),
+        constants: Vec::new(),
+        variables: game.variables.clone(),
+        edges: Vec::new(),
+    })
+}
+
 impl Typing {
     pub fn new(game: &Game) -> Typing {
-        let full = with_builtins(game);
+        let full = types_with_builtins(game);
         let env = TypeEnv::new(&full);
         let resolve = |t: &crate::ast::Type| env.resolve(t).ok();
         Typing {
-            constants: full
+            constants: game
                 .constants
                 .iter()
                 .filter_map(|c| Some((c.name.clone(), resolve(&c.ty)?)))
