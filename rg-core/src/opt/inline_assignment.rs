@@ -12,6 +12,7 @@ use std::rc::Rc;
 use crate::ast::{Edge, Expr, Game, Label};
 
 use super::dataflow::{solve_by_edge, Analysis};
+use super::exprs::{reads, rewrite, rewrite_keys, size};
 use super::graph::FastSet;
 use super::Pass;
 
@@ -81,22 +82,6 @@ struct CopyAnalysis {
     variables: FastSet<String>,
 }
 
-fn size(e: &Expr) -> usize {
-    match e {
-        Expr::Ref(..) => 1,
-        Expr::Cast(_, inner, _) => 1 + size(inner),
-        Expr::Access(m, k, _) => 1 + size(m) + size(k),
-    }
-}
-
-fn reads(e: &Expr, name: &str) -> bool {
-    match e {
-        Expr::Ref(n, _) => n == name,
-        Expr::Cast(_, inner, _) => reads(inner, name),
-        Expr::Access(m, k, _) => reads(m, name) || reads(k, name),
-    }
-}
-
 impl CopyAnalysis {
     fn reads_variable(&self, e: &Expr) -> bool {
         match e {
@@ -154,30 +139,18 @@ impl Analysis for CopyAnalysis {
 }
 
 fn substitute(e: &Expr, fact: &Copies) -> Expr {
-    match e {
-        Expr::Ref(name, _) => fact.get(name).cloned().unwrap_or_else(|| e.clone()),
-        Expr::Cast(t, inner, at) => Expr::Cast(t.clone(), Box::new(substitute(inner, fact)), *at),
-        Expr::Access(m, k, at) => Expr::Access(
-            Box::new(substitute(m, fact)),
-            Box::new(substitute(k, fact)),
-            *at,
-        ),
-    }
+    rewrite(e, &|x| match x {
+        Expr::Ref(name, _) => fact.get(name).cloned(),
+        _ => None,
+    })
 }
 
 /// An assignment target with substitutions in its keys only.
 fn substitute_keys(e: &Expr, fact: &Copies) -> Expr {
-    match e {
-        Expr::Ref(..) => e.clone(),
-        Expr::Cast(t, inner, at) => {
-            Expr::Cast(t.clone(), Box::new(substitute_keys(inner, fact)), *at)
-        }
-        Expr::Access(m, k, at) => Expr::Access(
-            Box::new(substitute_keys(m, fact)),
-            Box::new(substitute(k, fact)),
-            *at,
-        ),
-    }
+    rewrite_keys(e, &|x| match x {
+        Expr::Ref(name, _) => fact.get(name).cloned(),
+        _ => None,
+    })
 }
 
 #[cfg(test)]

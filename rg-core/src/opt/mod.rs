@@ -19,6 +19,7 @@ mod compact_skips;
 mod dataflow;
 mod expand_any;
 mod expand_var_tags;
+mod exprs;
 mod graph;
 mod infer_disjoint;
 mod infer_tag_index;
@@ -255,10 +256,19 @@ pub(crate) fn has_random(game: &Game) -> bool {
         Label::Assign { rhs, .. } => mentions(rhs),
         Label::Compare { lhs, rhs, .. } => mentions(lhs) || mentions(rhs),
         _ => false,
-    }) || game
-        .constants
-        .iter()
-        .any(|c| c.value.to_string().contains(crate::builtins::RANDOM))
+    }) || game.constants.iter().any(|c| value_mentions(&c.value))
+}
+
+/// Whether a constant's value mentions `random` (as `has_random` always
+/// did, by substring), without printing the value.
+fn value_mentions(value: &crate::ast::Value) -> bool {
+    let random = |s: &str| s.contains(crate::builtins::RANDOM);
+    match value {
+        crate::ast::Value::Symbol(s, _) => random(s),
+        crate::ast::Value::Map(entries, _) => entries
+            .iter()
+            .any(|e| e.key.as_deref().is_some_and(random) || value_mentions(&e.value)),
+    }
 }
 
 /// Sizes of a game, for traces and `rgw stats`.

@@ -15,6 +15,7 @@ use std::rc::Rc;
 use crate::ast::{Edge, Expr, Game, Label};
 
 use super::dataflow::{solve, Analysis};
+use super::exprs::{keys_read, reads, rewrite, rewrite_keys, size};
 use super::Pass;
 
 pub struct PropagateComparedValues;
@@ -138,31 +139,6 @@ impl Comparisons {
     }
 }
 
-fn size(e: &Expr) -> usize {
-    match e {
-        Expr::Ref(..) => 1,
-        Expr::Cast(_, inner, _) => 1 + size(inner),
-        Expr::Access(m, k, _) => 1 + size(m) + size(k),
-    }
-}
-
-fn reads(e: &Expr, name: &str) -> bool {
-    match e {
-        Expr::Ref(n, _) => n == name,
-        Expr::Cast(_, inner, _) => reads(inner, name),
-        Expr::Access(m, k, _) => reads(m, name) || reads(k, name),
-    }
-}
-
-/// Reads of the keys of an assignment target (`k` in `m[k]`).
-fn keys_read(target: &Expr, name: &str) -> bool {
-    match target {
-        Expr::Ref(..) => false,
-        Expr::Cast(_, inner, _) => keys_read(inner, name),
-        Expr::Access(m, k, _) => keys_read(m, name) || reads(k, name),
-    }
-}
-
 /// The symbol `e` is known to equal (facts are stored without casts; a
 /// cast around `e` stays where it is).
 fn known<'f>(e: &Expr, fact: &'f Known) -> Option<&'f String> {
@@ -252,33 +228,16 @@ fn substituted<'e>(e: &'e Expr, fact: &Known) -> Cow<'e, Expr> {
 
 /// `e` with every known sub-expression replaced by its symbol.
 fn substitute(e: &Expr, fact: &Known) -> Expr {
-    if let Some(symbol) = known(e, fact) {
-        return Expr::name(symbol.as_str());
-    }
-    match e {
-        Expr::Ref(..) => e.clone(),
-        Expr::Cast(t, inner, at) => Expr::Cast(t.clone(), Box::new(substitute(inner, fact)), *at),
-        Expr::Access(m, k, at) => Expr::Access(
-            Box::new(substitute(m, fact)),
-            Box::new(substitute(k, fact)),
-            *at,
-        ),
-    }
+    rewrite(e, &|x| {
+        known(x, fact).map(|symbol| Expr::name(symbol.as_str()))
+    })
 }
 
 /// An assignment target with substitutions in its keys only.
 fn substitute_keys(e: &Expr, fact: &Known) -> Expr {
-    match e {
-        Expr::Ref(..) => e.clone(),
-        Expr::Cast(t, inner, at) => {
-            Expr::Cast(t.clone(), Box::new(substitute_keys(inner, fact)), *at)
-        }
-        Expr::Access(m, k, at) => Expr::Access(
-            Box::new(substitute_keys(m, fact)),
-            Box::new(substitute(k, fact)),
-            *at,
-        ),
-    }
+    rewrite_keys(e, &|x| {
+        known(x, fact).map(|symbol| Expr::name(symbol.as_str()))
+    })
 }
 
 #[cfg(test)]

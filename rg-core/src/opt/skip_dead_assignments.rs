@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use crate::ast::{Expr, Game, Label};
-use crate::builtins::{self, with_builtins};
+use crate::builtins;
 use crate::types::TypeEnv;
 
 use super::Pass;
@@ -86,7 +86,7 @@ struct Write {
 
 impl Slots {
     fn new(game: &Game) -> Self {
-        let full = with_builtins(game);
+        let full = super::typing::types_with_builtins(game);
         let env = TypeEnv::new(&full);
         let mut variables = HashMap::new();
         let mut count = 0;
