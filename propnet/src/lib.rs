@@ -2,7 +2,6 @@
 
 pub mod datalog;
 pub mod ground;
-mod hash;
 pub mod naming;
 
 pub use ground::{ground, GroundProgram, GroundingError, GroundingLimits};

@@ -5,7 +5,8 @@
 //! warnings) at once. A game is *checked* when no error is reported; the
 //! engine and the optimizer rely on that.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use crate::fx_hash::{FxMap, FxSet};
+use std::collections::VecDeque;
 
 use crate::ast::*;
 use crate::builtins::{self, with_builtins};
@@ -31,13 +32,13 @@ struct Checker<'g> {
     game: &'g Game,
     env: TypeEnv<'g>,
     /// Constant name → index of its first declaration.
-    constants: HashMap<&'g str, usize>,
-    variables: HashMap<&'g str, &'g Variable>,
-    constant_types: HashMap<&'g str, RType>,
-    variable_types: HashMap<&'g str, RType>,
+    constants: FxMap<&'g str, usize>,
+    variables: FxMap<&'g str, &'g Variable>,
+    constant_types: FxMap<&'g str, RType>,
+    variable_types: FxMap<&'g str, RType>,
     /// A constant's value with constant references replaced (for the
     /// "stored symbols belong to the type" check).
-    constant_values: HashMap<&'g str, Value>,
+    constant_values: FxMap<&'g str, Value>,
     diagnostics: Vec<Diagnostic>,
     /// Declarations at these positions and beyond were added by
     /// `with_builtins`; problems in them stem from a missing or wrong
@@ -59,11 +60,11 @@ fn warning_at(message: impl Into<String>, at: At) -> Diagnostic {
 
 impl<'g> Checker<'g> {
     fn new(game: &'g Game) -> Self {
-        let mut constants = HashMap::new();
+        let mut constants = FxMap::default();
         for (k, c) in game.constants.iter().enumerate() {
             constants.entry(c.name.as_str()).or_insert(k);
         }
-        let mut variables = HashMap::new();
+        let mut variables = FxMap::default();
         for v in &game.variables {
             variables.entry(v.name.as_str()).or_insert(v);
         }
@@ -72,9 +73,9 @@ impl<'g> Checker<'g> {
             env: TypeEnv::new(game),
             constants,
             variables,
-            constant_types: HashMap::new(),
-            variable_types: HashMap::new(),
-            constant_values: HashMap::new(),
+            constant_types: FxMap::default(),
+            variable_types: FxMap::default(),
+            constant_values: FxMap::default(),
             diagnostics: Vec::new(),
             user_typedefs: usize::MAX,
             user_variables: usize::MAX,
@@ -104,7 +105,7 @@ impl<'g> Checker<'g> {
 
     fn check_duplicates(&mut self) {
         let game = self.game;
-        let mut seen = HashSet::new();
+        let mut seen = FxSet::default();
         for t in &game.typedefs {
             if !seen.insert(t.name.as_str()) {
                 self.report(error_at(
@@ -113,7 +114,7 @@ impl<'g> Checker<'g> {
                 ));
             }
         }
-        let mut seen = HashSet::new();
+        let mut seen = FxSet::default();
         for c in &game.constants {
             if !seen.insert(c.name.as_str()) {
                 self.report(error_at(
@@ -122,7 +123,7 @@ impl<'g> Checker<'g> {
                 ));
             }
         }
-        let mut seen = HashSet::new();
+        let mut seen = FxSet::default();
         for v in &game.variables {
             if !seen.insert(v.name.as_str()) {
                 self.report(error_at(
@@ -155,7 +156,7 @@ impl<'g> Checker<'g> {
     fn check_type_parts(&mut self, ty: &Type) {
         match ty {
             Type::Set(symbols, at) => {
-                let mut seen = HashSet::new();
+                let mut seen = FxSet::default();
                 for s in symbols {
                     if !seen.insert(s) {
                         self.report(warning_at(
@@ -187,7 +188,7 @@ impl<'g> Checker<'g> {
 
     fn check_typedefs(&mut self) {
         let game = self.game;
-        let mut recursive_reported = HashSet::new();
+        let mut recursive_reported = FxSet::default();
         for t in game.typedefs.iter().take(self.user_typedefs) {
             if self.env.recursive_aliases().contains(t.name.as_str()) {
                 if recursive_reported.insert(t.name.as_str()) {
@@ -396,8 +397,8 @@ impl<'g> Checker<'g> {
                 at,
             ));
         }
-        let mut keys = HashSet::new();
-        let mut reported = HashSet::new();
+        let mut keys = FxSet::default();
+        let mut reported = FxSet::default();
         for key in entries.iter().filter_map(|e| e.key.as_ref()) {
             if !keys.insert(key) && reported.insert(key) {
                 self.report(error_at(format!("Duplicated key {key} in map {map}."), at));
@@ -631,7 +632,7 @@ impl<'g> Checker<'g> {
     // ---- pragmas -----------------------------------------------------------
 
     fn check_pragmas(&mut self) {
-        let nodes: HashSet<&str> = self.node_names().into_iter().collect();
+        let nodes: FxSet<&str> = self.node_names().into_iter().collect();
         let game = self.game;
         for p in &game.pragmas {
             let (mentioned_nodes, mentioned_variables): (Vec<&Ident>, Vec<&Ident>) = match &p.kind {
@@ -673,7 +674,7 @@ impl<'g> Checker<'g> {
 
     fn node_names(&self) -> Vec<&'g str> {
         let mut names = Vec::new();
-        let mut seen = HashSet::new();
+        let mut seen = FxSet::default();
         let mut add = |n: &'g str| {
             if seen.insert(n) {
                 names.push(n);
@@ -705,8 +706,8 @@ impl<'g> Checker<'g> {
         }
         // Reachability targets and recursion (warnings: conservative).
         let components = graph.components_with_calls();
-        let mut reachable_cache: HashMap<usize, Vec<bool>> = HashMap::new();
-        let mut reported = HashSet::new();
+        let mut reachable_cache: FxMap<usize, Vec<bool>> = FxMap::default();
+        let mut reported = FxSet::default();
         for edge in &self.game.edges {
             let Label::Reach { from, to, .. } = &edge.label else {
                 continue;
@@ -766,8 +767,8 @@ impl<'g> Checker<'g> {
     }
 
     fn check_unused(&mut self) {
-        let mut used: HashSet<&str> = HashSet::new();
-        fn expr_names<'a>(e: &'a Expr, used: &mut HashSet<&'a str>) {
+        let mut used: FxSet<&str> = FxSet::default();
+        fn expr_names<'a>(e: &'a Expr, used: &mut FxSet<&'a str>) {
             match e {
                 Expr::Ref(n, _) => {
                     used.insert(n);
@@ -779,7 +780,7 @@ impl<'g> Checker<'g> {
                 }
             }
         }
-        fn value_names<'a>(v: &'a Value, used: &mut HashSet<&'a str>) {
+        fn value_names<'a>(v: &'a Value, used: &mut FxSet<&'a str>) {
             match v {
                 Value::Symbol(n, _) => {
                     used.insert(n);
@@ -872,7 +873,7 @@ fn label_at(edge: &Edge) -> At {
 /// The rules automaton as adjacency lists over node indices, with the
 /// "call" edges of reachability checks kept apart.
 pub(crate) struct Graph<'g> {
-    pub index: HashMap<&'g str, usize>,
+    pub index: FxMap<&'g str, usize>,
     pub successors: Vec<Vec<usize>>,
     /// Node → start nodes of reachability checks on edges leaving it.
     pub calls: Vec<Vec<usize>>,
@@ -880,8 +881,8 @@ pub(crate) struct Graph<'g> {
 
 impl<'g> Graph<'g> {
     pub fn new(game: &'g Game) -> Self {
-        let mut index: HashMap<&'g str, usize> = HashMap::new();
-        let intern = |name: &'g str, index: &mut HashMap<&'g str, usize>| {
+        let mut index: FxMap<&'g str, usize> = FxMap::default();
+        let intern = |name: &'g str, index: &mut FxMap<&'g str, usize>| {
             let next = index.len();
             *index.entry(name).or_insert(next)
         };

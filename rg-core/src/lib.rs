@@ -9,6 +9,7 @@ pub mod check;
 pub mod diag;
 pub mod dot;
 pub mod engine;
+pub mod fx_hash;
 pub mod model;
 pub mod opt;
 pub mod parallel;

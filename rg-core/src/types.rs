@@ -4,11 +4,14 @@
 //! Aliases are checked for cycles before anything is resolved, so resolution
 //! always terminates.
 
+use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 use std::fmt::{self, Display};
+use std::ops::Deref;
 use std::rc::Rc;
 
 use crate::ast::{Game, Ident, Type};
+use crate::fx_hash::FxSet;
 
 /// A resolved type. `name` remembers the alias it was reached through, for
 /// messages ("`{ 2 }` is not assignable to Bool").
@@ -22,22 +25,59 @@ pub struct RType {
 pub enum RKind {
     /// Symbols in declaration order (order only matters for `T(*)` and the
     /// default score).
-    Set(Rc<Vec<Ident>>),
+    Set(Rc<SymbolSet>),
     Arrow(Rc<RType>, Rc<RType>),
+}
+
+/// A set type's symbols, with a hash index for membership in large sets
+/// (built on first use and shared by every clone of the resolved alias):
+/// translated games compare against sets of hundreds of symbols on every
+/// edge.
+#[derive(Debug)]
+pub struct SymbolSet {
+    symbols: Vec<Ident>,
+    index: OnceCell<FxSet<Ident>>,
+}
+
+impl SymbolSet {
+    /// Sets up to this size are searched linearly.
+    const LINEAR: usize = 16;
+
+    pub fn new(symbols: Vec<Ident>) -> Self {
+        SymbolSet {
+            symbols,
+            index: OnceCell::new(),
+        }
+    }
+
+    pub fn contains(&self, symbol: &str) -> bool {
+        if self.symbols.len() <= Self::LINEAR {
+            self.symbols.iter().any(|s| s == symbol)
+        } else {
+            self.index
+                .get_or_init(|| self.symbols.iter().cloned().collect())
+                .contains(symbol)
+        }
+    }
+}
+
+impl Deref for SymbolSet {
+    type Target = [Ident];
+
+    fn deref(&self) -> &[Ident] {
+        &self.symbols
+    }
 }
 
 impl RType {
     pub fn singleton(symbol: &str) -> RType {
-        RType {
-            name: None,
-            kind: RKind::Set(Rc::new(vec![symbol.to_string()])),
-        }
+        RType::set(vec![symbol.to_string()])
     }
 
     pub fn set(symbols: Vec<Ident>) -> RType {
         RType {
             name: None,
-            kind: RKind::Set(Rc::new(symbols)),
+            kind: RKind::Set(Rc::new(SymbolSet::new(symbols))),
         }
     }
 
@@ -56,8 +96,10 @@ impl RType {
     }
 
     pub fn contains(&self, symbol: &str) -> bool {
-        self.symbols()
-            .is_some_and(|symbols| symbols.iter().any(|s| s == symbol))
+        match &self.kind {
+            RKind::Set(symbols) => symbols.contains(symbol),
+            RKind::Arrow(..) => false,
+        }
     }
 
     /// Type equality: same symbols (order irrelevant), or arrows with equal
@@ -65,9 +107,7 @@ impl RType {
     pub fn equals(&self, other: &RType) -> bool {
         match (&self.kind, &other.kind) {
             (RKind::Set(a), RKind::Set(b)) => {
-                let a: HashSet<&Ident> = a.iter().collect();
-                let b: HashSet<&Ident> = b.iter().collect();
-                a == b
+                a.iter().all(|s| b.contains(s)) && b.iter().all(|s| a.contains(s))
             }
             (RKind::Arrow(k1, v1), RKind::Arrow(k2, v2)) => k1.equals(k2) && v1.equals(v2),
             _ => false,
@@ -80,12 +120,7 @@ impl RType {
         match (&self.kind, &other.kind) {
             (RKind::Set(a), RKind::Set(b)) => {
                 let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-                if large.len() > 16 {
-                    let large: HashSet<&Ident> = large.iter().collect();
-                    small.iter().any(|s| large.contains(s))
-                } else {
-                    small.iter().any(|s| large.contains(s))
-                }
+                small.iter().any(|s| large.contains(s))
             }
             (RKind::Arrow(k1, v1), RKind::Arrow(k2, v2)) => k1.assignable(k2) && v1.assignable(v2),
             _ => false,
@@ -95,10 +130,7 @@ impl RType {
     /// Inclusion `⊆` of set types.
     pub fn included_in(&self, other: &RType) -> bool {
         match (&self.kind, &other.kind) {
-            (RKind::Set(a), RKind::Set(b)) => {
-                let b: HashSet<&Ident> = b.iter().collect();
-                a.iter().all(|s| b.contains(s))
-            }
+            (RKind::Set(a), RKind::Set(b)) => a.iter().all(|s| b.contains(s)),
             _ => false,
         }
     }

@@ -5,7 +5,7 @@
 
 use super::terms::{GroundTerms, TermId};
 use crate::datalog::Symbol;
-use crate::hash::FxMap;
+use rg_core::fx_hash::FxMap;
 
 /// Argument position, then sub-argument positions.
 pub type Path = Box<[u8]>;

@@ -18,13 +18,13 @@ use petgraph::algo::tarjan_scc;
 use petgraph::graph::DiGraph;
 
 use crate::datalog::{Atom, Literal, Program, Rule, Term, Vocabulary};
-use crate::hash::{FxMap, FxSet};
 use facts::FactTable;
 use join::{
     find_instance, instantiate, refresh_indexes, Interrupt, Join, Mode, Plan, PlanCompiler, RelId,
     Relations,
 };
 pub use program::{AtomId, GroundAtom, GroundLiteral, GroundProgram, GroundRule, GroundingStats};
+use rg_core::fx_hash::{FxMap, FxSet};
 pub use terms::{GroundTerms, TermId};
 
 /// Explicit bounds, so that a game too large to ground fails with a clear

@@ -2,7 +2,7 @@
 //! propositional network and (later) of the RG lowering.
 
 use crate::datalog::{Symbol, SymbolTable, Vocabulary};
-use crate::hash::FxMap;
+use rg_core::fx_hash::FxMap;
 
 use super::terms::{GroundTerms, TermId};
 

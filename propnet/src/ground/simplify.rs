@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 
 use super::program::{AtomId, GroundLiteral, GroundProgram, GroundRule};
 use super::terms::TermId;
-use crate::hash::{FxMap, FxSet};
+use rg_core::fx_hash::{FxMap, FxSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {

@@ -1,7 +1,7 @@
 //! Ground terms of the grounder, hash-consed to dense ids.
 
 use crate::datalog::{Symbol, SymbolTable};
-use crate::hash::FxMap;
+use rg_core::fx_hash::FxMap;
 
 /// A ground term, by its index in [`GroundTerms`].
 pub type TermId = u32;

@@ -14,7 +14,7 @@
 //! The cast names an alias with an equal type (built-ins included); when
 //! there is none, an alias `__gen_Type_k` is added.
 
-use std::collections::{HashMap, HashSet};
+use crate::fx_hash::{FxMap, FxSet};
 
 use crate::ast::{Expr, Game, Label, Type, TypeDef};
 use crate::builtins::with_builtins;
@@ -48,9 +48,9 @@ impl Pass for AddExplicitCasts {
             defined: full.typedefs.iter().map(|t| t.name.clone()).collect(),
             fresh: Fresh::for_game(game),
             added: Vec::new(),
-            memo: HashMap::new(),
+            memo: FxMap::default(),
         };
-        let declared: HashSet<&str> = game
+        let declared: FxSet<&str> = game
             .constants
             .iter()
             .map(|c| c.name.as_str())
@@ -104,11 +104,11 @@ fn cast(e: &mut Expr, ty: &RType, aliases: &mut Aliases) -> bool {
 struct Aliases {
     /// Every alias with its resolved type, built-ins included.
     known: Vec<(String, RType)>,
-    defined: HashSet<String>,
+    defined: FxSet<String>,
     fresh: Fresh,
     added: Vec<TypeDef>,
     /// Canonical form of a type (see [`canonical`]) → its alias.
-    memo: HashMap<String, String>,
+    memo: FxMap<String, String>,
 }
 
 /// A string equal for equal types (symbols sorted).

@@ -3,11 +3,11 @@
 //! smaller equivalent `a, b: x != 3;` (a chain of `!=` edges for the
 //! symbols not listed, or one skip when all are listed).
 
-use std::collections::{BTreeMap, HashSet};
+use crate::fx_hash::{FxMap, FxSet};
+use std::collections::BTreeMap;
 
 use crate::ast::{Edge, Expr, Game, Label};
 
-use super::graph::FastMap;
 use super::names::declared_names;
 use super::typing::Typing;
 use super::Pass;
@@ -35,7 +35,7 @@ impl Pass for CompactComparisons {
             .map(|e| test(&e.label, &declared))
             .collect();
         // Only ends with two such edges can have a group to compact.
-        let mut parallel: FastMap<(&str, &str), usize> = FastMap::default();
+        let mut parallel: FxMap<(&str, &str), usize> = FxMap::default();
         for (e, test) in game.edges.iter().zip(&tests) {
             if test.is_some() {
                 *parallel.entry((&e.from, &e.to)).or_default() += 1;
@@ -61,7 +61,7 @@ impl Pass for CompactComparisons {
         }
         let typing = Typing::new(game);
         // Node names, gathered when a new one is first needed.
-        let mut nodes: Option<HashSet<String>> = None;
+        let mut nodes: Option<FxSet<String>> = None;
         let mut removed = vec![false; game.edges.len()];
         let mut added: Vec<Edge> = Vec::new();
         let mut counter = 0;
@@ -75,7 +75,7 @@ impl Pass for CompactComparisons {
             else {
                 continue;
             };
-            let listed: HashSet<&String> = symbols.into_iter().collect();
+            let listed: FxSet<&String> = symbols.into_iter().collect();
             if listed.iter().any(|s| !all.contains(s)) {
                 continue;
             }
@@ -142,7 +142,7 @@ impl Pass for CompactComparisons {
 
 /// `subject == symbol` (either way round), with `symbol` a symbol no
 /// declaration shadows and `subject` not a bare symbol.
-fn test<'g>(label: &'g Label, declared: &HashSet<&str>) -> Option<(&'g Expr, &'g String)> {
+fn test<'g>(label: &'g Label, declared: &FxSet<&str>) -> Option<(&'g Expr, &'g String)> {
     let Label::Compare {
         negated: false,
         lhs,

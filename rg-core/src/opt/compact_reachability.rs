@@ -17,7 +17,7 @@
 //! edges left outside the check stay where they are (they may still be
 //! used by play), and `prune-unreachable` removes them when they are dead.
 
-use std::collections::HashSet;
+use crate::fx_hash::FxSet;
 
 use crate::ast::{Game, Label};
 
@@ -44,7 +44,7 @@ impl Pass for CompactReachability {
             };
             let mut start = from.as_str();
             let mut target = to.as_str();
-            let mut visited: HashSet<&str> = HashSet::from([start]);
+            let mut visited: FxSet<&str> = [start].into_iter().collect();
             while start != target {
                 let [j] = outgoing.get(start).map_or(&[][..], Vec::as_slice) else {
                     break;
@@ -57,7 +57,7 @@ impl Pass for CompactReachability {
                 }
                 start = &edge.to;
             }
-            let mut visited: HashSet<&str> = HashSet::from([target]);
+            let mut visited: FxSet<&str> = [target].into_iter().collect();
             while start != target {
                 let [j] = incoming.get(target).map_or(&[][..], Vec::as_slice) else {
                     break;

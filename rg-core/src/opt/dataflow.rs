@@ -6,13 +6,14 @@
 //! result over-approximates every walk of every play, so whatever holds at
 //! a node in the result holds whenever a walk is there.
 
+use crate::fx_hash::FxMap;
 use std::borrow::Cow;
-use std::collections::VecDeque;
 
 use crate::ast::{Edge, Game};
 use crate::builtins::BEGIN;
 
-use super::graph::{FastMap, NodeIndex};
+use super::graph::NodeIndex;
+use super::worklist::{Direction, Worklist};
 
 /// An analysis: its lattice of facts and how an edge transforms them.
 pub trait Analysis {
@@ -28,7 +29,7 @@ pub trait Analysis {
 
 /// The facts holding at each reachable node (absent: never reached).
 pub struct Solution<F> {
-    ids: FastMap<String, u32>,
+    ids: FxMap<String, u32>,
     /// Per node id.
     facts: Vec<Option<F>>,
 }
@@ -79,24 +80,23 @@ pub fn solve_by_edge<A: Analysis>(game: &Game, analysis: &A) -> EdgeFacts<A::Fac
     }
 }
 
-/// The facts per node id. Nodes are worked on first in, first out, each
-/// edge in game order: analyses whose transfer is not monotone (bounded
-/// fact sets) get the same result on every run.
+/// The facts per node id. Nodes are worked on in reverse postorder (see
+/// [`Worklist`]), each edge in game order: analyses whose transfer is not
+/// monotone (bounded fact sets) get the same result on every run.
 fn fixpoint<A: Analysis>(game: &Game, index: &NodeIndex, analysis: &A) -> Vec<Option<A::Fact>> {
     let nodes = index.count();
     let outgoing = index.outgoing();
+    let begin = index.get(BEGIN);
     let mut solver = Solver {
         analysis,
         facts: vec![None; nodes],
-        queue: VecDeque::new(),
-        queued: vec![false; nodes],
+        queue: Worklist::new(index, begin.as_slice(), Direction::Forward),
     };
-    if let Some(begin) = index.get(BEGIN) {
+    if let Some(begin) = begin {
         solver.flow(begin, Cow::Owned(analysis.entry()));
     }
-    while let Some(node) = solver.queue.pop_front() {
+    while let Some(node) = solver.queue.pop() {
         let n = node as usize;
-        solver.queued[n] = false;
         // The node's facts are moved out while its edges are followed,
         // unless they flow back into it (then a copy is followed).
         let loops = outgoing[n].iter().any(|&k| {
@@ -132,8 +132,7 @@ fn fixpoint<A: Analysis>(game: &Game, index: &NodeIndex, analysis: &A) -> Vec<Op
 struct Solver<'a, A: Analysis> {
     analysis: &'a A,
     facts: Vec<Option<A::Fact>>,
-    queue: VecDeque<u32>,
-    queued: Vec<bool>,
+    queue: Worklist,
 }
 
 impl<A: Analysis> Solver<'_, A> {
@@ -146,8 +145,8 @@ impl<A: Analysis> Solver<'_, A> {
                 true
             }
         };
-        if changed && !std::mem::replace(&mut self.queued[target as usize], true) {
-            self.queue.push_back(target);
+        if changed {
+            self.queue.push(target);
         }
     }
 }

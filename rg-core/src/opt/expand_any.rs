@@ -7,7 +7,7 @@
 //! its source node (which now has several legal edges to one target) are
 //! removed.
 
-use std::collections::HashSet;
+use crate::fx_hash::FxSet;
 
 use crate::ast::{Edge, Game, Label, PragmaKind};
 use crate::builtins::with_builtins;
@@ -39,7 +39,7 @@ impl Pass for ExpandAnyAssignment {
         let env = TypeEnv::new(&full);
         let mut fresh = Fresh::for_game(game);
         let mut symbols = SymbolExprs::new(game);
-        let mut expanded: HashSet<(String, String)> = HashSet::new();
+        let mut expanded: FxSet<(String, String)> = FxSet::default();
         let mut edges = Vec::with_capacity(game.edges.len());
         for e in std::mem::take(&mut game.edges) {
             let Label::AssignAny { lhs, ty } = &e.label else {
@@ -54,7 +54,7 @@ impl Pass for ExpandAnyAssignment {
                 edges.push(e);
                 continue;
             };
-            let mut seen = HashSet::new();
+            let mut seen = FxSet::default();
             for value in values.iter().filter(|v| seen.insert(v.as_str())) {
                 edges.push(Edge {
                     at: e.at,

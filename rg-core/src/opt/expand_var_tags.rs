@@ -7,7 +7,7 @@
 //! `@disjoint` pragmas of the expanded edges' sources are removed (they
 //! would not list the new nodes).
 
-use std::collections::{HashMap, HashSet};
+use crate::fx_hash::{FxMap, FxSet};
 
 use crate::ast::{Edge, Expr, Game, Label, PragmaKind};
 
@@ -37,9 +37,9 @@ impl Pass for ExpandVariableTags {
         let typing = Typing::new(game);
         let mut fresh = Fresh::for_game(game);
         let mut symbols = SymbolExprs::new(game);
-        let mut sources: HashSet<String> = HashSet::new();
+        let mut sources: FxSet<String> = FxSet::default();
         let mut edges = Vec::with_capacity(game.edges.len());
-        let mut value_cache: HashMap<String, Option<Vec<String>>> = HashMap::new();
+        let mut value_cache: FxMap<String, Option<Vec<String>>> = FxMap::default();
         for e in std::mem::take(&mut game.edges) {
             let Label::VarTag(var) = &e.label else {
                 edges.push(e);
@@ -49,7 +49,7 @@ impl Pass for ExpandVariableTags {
                 .entry(var.clone())
                 .or_insert_with(|| {
                     let symbols = typing.variables.get(var)?.symbols()?;
-                    let mut seen = HashSet::new();
+                    let mut seen = FxSet::default();
                     Some(
                         symbols
                             .iter()

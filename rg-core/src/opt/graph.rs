@@ -6,69 +6,14 @@
 //! are plain vectors: the big games have some 10^5 nodes, and hashing and
 //! copying their names dominated the passes' time.
 
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use crate::ast::{Edge, Game, Label};
 use crate::builtins::{BEGIN, END};
-
-/// The Fx hash (rustc's): a word at a time, so several times faster than
-/// SipHash or FNV on node names and labels. Not DoS-resistant, which the
-/// optimizer does not need; iteration order must not matter where it is
-/// used (as with any hash map here).
-#[derive(Clone, Copy, Default)]
-pub struct FxHasher {
-    hash: u64,
-}
-
-impl FxHasher {
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
-        for word in &mut words {
-            self.add(u64::from_le_bytes(word.try_into().expect("8 bytes")));
-        }
-        let rest = words.remainder();
-        if !rest.is_empty() {
-            let mut word = [0; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    fn write_u32(&mut self, i: u32) {
-        self.add(u64::from(i));
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.hash
-    }
-}
-
-/// Hash maps and sets with [`FxHasher`].
-pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-pub type FastSet<T> = HashSet<T, BuildHasherDefault<FxHasher>>;
+use crate::fx_hash::FxMap;
 
 /// Edge indices by node name.
-pub type EdgesByNode<'g> = FastMap<&'g str, Vec<usize>>;
+pub type EdgesByNode<'g> = FxMap<&'g str, Vec<usize>>;
 
 /// Indices of each node's outgoing and incoming edges in `game.edges`
 /// (a read-only view, for passes that rewrite labels in place).
@@ -96,14 +41,14 @@ pub struct Ends {
 /// Dense ids for the nodes a game's edges mention (a read-only view, for
 /// passes that only walk the automaton).
 pub struct NodeIndex<'g> {
-    ids: FastMap<&'g str, NodeId>,
+    ids: FxMap<&'g str, NodeId>,
     /// Per edge of the game, in order.
     pub ends: Vec<Ends>,
 }
 
 impl<'g> NodeIndex<'g> {
     pub fn new(game: &'g Game) -> NodeIndex<'g> {
-        let mut ids: FastMap<&str, NodeId> = FastMap::default();
+        let mut ids: FxMap<&str, NodeId> = FxMap::default();
         let mut id = |name: &'g str| {
             let next = ids.len() as NodeId;
             *ids.entry(name).or_insert(next)
@@ -151,7 +96,7 @@ impl<'g> NodeIndex<'g> {
     }
 
     /// The id of each name.
-    pub fn into_ids(self) -> FastMap<&'g str, NodeId> {
+    pub fn into_ids(self) -> FxMap<&'g str, NodeId> {
         self.ids
     }
 }
@@ -159,7 +104,7 @@ impl<'g> NodeIndex<'g> {
 /// Node names ↔ dense ids, for a graph that gains nodes.
 #[derive(Default)]
 struct NodeIds {
-    ids: FastMap<Rc<str>, NodeId>,
+    ids: FxMap<Rc<str>, NodeId>,
     names: Vec<Rc<str>>,
 }
 

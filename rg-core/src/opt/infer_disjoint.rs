@@ -8,7 +8,7 @@
 //! This pass runs once, after the fixpoint: later rewriting could merge
 //! the nodes a pragma names.
 
-use std::collections::{HashMap, HashSet};
+use crate::fx_hash::{FxMap, FxSet};
 
 use crate::ast::{Expr, Game, Label, Pragma, PragmaKind};
 
@@ -34,7 +34,7 @@ impl Pass for InferDisjoint {
     fn run(&self, game: &mut Game) -> bool {
         let typing = Typing::new(game);
         let declared = declared_names(game);
-        let already: HashSet<String> = game
+        let already: FxSet<String> = game
             .pragmas
             .iter()
             .filter_map(|p| match &p.kind {
@@ -42,8 +42,8 @@ impl Pass for InferDisjoint {
                 _ => None,
             })
             .collect();
-        let mut outgoing: HashMap<&str, Vec<&Label>> = HashMap::new();
-        let mut targets: HashMap<&str, Vec<&str>> = HashMap::new();
+        let mut outgoing: FxMap<&str, Vec<&Label>> = FxMap::default();
+        let mut targets: FxMap<&str, Vec<&str>> = FxMap::default();
         for e in &game.edges {
             outgoing.entry(&e.from).or_default().push(&e.label);
             targets.entry(&e.from).or_default().push(&e.to);
@@ -54,7 +54,7 @@ impl Pass for InferDisjoint {
         for node in nodes {
             let labels = &outgoing[node];
             let to = &targets[node];
-            let distinct: HashSet<&&str> = to.iter().collect();
+            let distinct: FxSet<&&str> = to.iter().collect();
             if labels.len() < 2 || distinct.len() != labels.len() || already.contains(node) {
                 continue;
             }
@@ -92,9 +92,9 @@ fn complementary_checks(labels: &[&Label]) -> Option<bool> {
 
 /// Tests of one expression against constants with pairwise disjoint
 /// accepted sets; `Some(exhaustive)`.
-fn exclusive_tests(labels: &[&Label], typing: &Typing, declared: &HashSet<&str>) -> Option<bool> {
+fn exclusive_tests(labels: &[&Label], typing: &Typing, declared: &FxSet<&str>) -> Option<bool> {
     let mut subject: Option<&Expr> = None;
-    let mut accepted: Vec<HashSet<String>> = Vec::new();
+    let mut accepted: Vec<FxSet<String>> = Vec::new();
     let mut all: Option<Vec<String>> = None;
     for label in labels {
         let Label::Compare { negated, lhs, rhs } = label else {
@@ -125,10 +125,10 @@ fn exclusive_tests(labels: &[&Label], typing: &Typing, declared: &HashSet<&str>)
         if symbols.is_empty() {
             return None;
         }
-        let set: HashSet<String> = if *negated {
+        let set: FxSet<String> = if *negated {
             symbols.iter().filter(|x| *x != c).cloned().collect()
         } else {
-            HashSet::from([c.clone()])
+            [c.clone()].into_iter().collect::<FxSet<_>>()
         };
         accepted.push(set);
     }
@@ -139,11 +139,11 @@ fn exclusive_tests(labels: &[&Label], typing: &Typing, declared: &HashSet<&str>)
             }
         }
     }
-    let covered: HashSet<&String> = accepted.iter().flatten().collect();
+    let covered: FxSet<&String> = accepted.iter().flatten().collect();
     Some(all?.iter().all(|s| covered.contains(s)))
 }
 
-fn is_symbol(e: &Expr, declared: &HashSet<&str>) -> bool {
+fn is_symbol(e: &Expr, declared: &FxSet<&str>) -> bool {
     matches!(e.without_casts(), Expr::Ref(n, _) if !declared.contains(n.as_str()))
 }
 

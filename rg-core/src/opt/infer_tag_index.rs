@@ -12,7 +12,8 @@
 //! edge are listed. This pass runs once, after the fixpoint: later
 //! rewriting could merge the nodes a pragma names.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use crate::fx_hash::{FxMap, FxSet};
+use std::collections::{BTreeMap, VecDeque};
 
 use crate::ast::{Game, Pragma, PragmaKind};
 use crate::builtins::{BEGIN, END};
@@ -48,7 +49,7 @@ impl Pass for InferTagIndex {
         let facts = positions(game);
         let mut exact: BTreeMap<u64, Vec<String>> = BTreeMap::new();
         let mut bounded: BTreeMap<u64, Vec<String>> = BTreeMap::new();
-        let mut listed = std::collections::HashSet::new();
+        let mut listed = FxSet::default();
         for e in &game.edges {
             if !e.label.is_tag() || !listed.insert(e.from.as_str()) {
                 continue;
@@ -83,12 +84,12 @@ impl Pass for InferTagIndex {
 }
 
 /// The possible tag positions at every node a move search can visit.
-fn positions(game: &Game) -> HashMap<&str, Positions> {
-    let mut outgoing: HashMap<&str, Vec<usize>> = HashMap::new();
+fn positions(game: &Game) -> FxMap<&str, Positions> {
+    let mut outgoing: FxMap<&str, Vec<usize>> = FxMap::default();
     for (k, e) in game.edges.iter().enumerate() {
         outgoing.entry(&e.from).or_default().push(k);
     }
-    let mut facts: HashMap<&str, Positions> = HashMap::from([(BEGIN, Some(1))]);
+    let mut facts: FxMap<&str, Positions> = [(BEGIN, Some(1))].into_iter().collect();
     let mut queue: VecDeque<&str> = VecDeque::from([BEGIN]);
     while let Some(node) = queue.pop_front() {
         if node == END {

@@ -6,6 +6,7 @@
 //! expressions reading some variable are propagated (constants are
 //! `propagate-constants`' job); `$$ x` keeps its variable.
 
+use crate::fx_hash::FxSet;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -13,7 +14,7 @@ use crate::ast::{Edge, Expr, Game, Label};
 
 use super::dataflow::{solve_by_edge, Analysis};
 use super::exprs::{reads, rewrite, rewrite_keys, size};
-use super::graph::FastSet;
+
 use super::Pass;
 
 pub struct InlineAssignment;
@@ -79,7 +80,7 @@ type Copies = BTreeMap<String, Expr>;
 type CopyFacts = Rc<Copies>;
 
 struct CopyAnalysis {
-    variables: FastSet<String>,
+    variables: FxSet<String>,
 }
 
 impl CopyAnalysis {

@@ -6,11 +6,11 @@
 //! "the first test fails", "the first holds and the second fails", … .
 //! The engine then evaluates the tests in place, without a nested search.
 
-use std::collections::{HashMap, HashSet};
+use crate::fx_hash::{FxMap, FxSet};
 
 use crate::ast::{Edge, Game, Label};
 
-use super::graph::{FastMap, NodeId, NodeIndex};
+use super::graph::{NodeId, NodeIndex};
 use super::Pass;
 
 pub struct InlineReachability;
@@ -39,14 +39,14 @@ impl Pass for InlineReachability {
         }
         let index = NodeIndex::new(game);
         let outgoing = index.outgoing();
-        let mut uses: FastMap<(NodeId, NodeId), usize> = FastMap::default();
+        let mut uses: FxMap<(NodeId, NodeId), usize> = FxMap::default();
         for ends in &index.ends {
             if let Some(check) = ends.reach {
                 *uses.entry(check).or_insert(0) += 1;
             }
         }
         // Node names, gathered when a copy first needs fresh ones.
-        let mut nodes: Option<HashSet<String>> = None;
+        let mut nodes: Option<FxSet<String>> = None;
         let mut replaced: Vec<(usize, Vec<Edge>)> = Vec::new();
         for (k, e) in game.edges.iter().enumerate() {
             let Label::Reach { negated, from, to } = &e.label else {
@@ -118,7 +118,7 @@ fn pure_region(
         outgoing,
         target,
         site,
-        state: FastMap::default(),
+        state: FxMap::default(),
         edges: Vec::new(),
     };
     let reaches = region.visit(start)?;
@@ -133,7 +133,7 @@ struct Region<'a> {
     target: NodeId,
     site: NodeId,
     /// 1: on the walk's path, 2: reaches the target, 3: does not.
-    state: FastMap<NodeId, u8>,
+    state: FxMap<NodeId, u8>,
     /// The edges that reach the target, in depth-first postorder.
     edges: Vec<usize>,
 }
@@ -173,7 +173,7 @@ impl Region<'_> {
     }
 }
 
-fn fresh(base: &str, nodes: &mut HashSet<String>) -> String {
+fn fresh(base: &str, nodes: &mut FxSet<String>) -> String {
     let mut k = 1;
     loop {
         let candidate = format!("{base}_i{k}");
@@ -191,9 +191,9 @@ fn positive_copy(
     start: &str,
     target: &str,
     check: &Edge,
-    nodes: &mut HashSet<String>,
+    nodes: &mut FxSet<String>,
 ) -> Vec<Edge> {
-    let mut names: HashMap<String, String> = HashMap::new();
+    let mut names: FxMap<String, String> = FxMap::default();
     names.insert(start.to_string(), check.from.clone());
     names.insert(target.to_string(), check.to.clone());
     let mut copy = Vec::new();
@@ -227,7 +227,7 @@ fn negated_chain(
     start: &str,
     target: &str,
     check: &Edge,
-    nodes: &mut HashSet<String>,
+    nodes: &mut FxSet<String>,
 ) -> Option<Vec<Edge>> {
     // The chain in order, from start to target.
     let mut chain = Vec::new();

@@ -3,11 +3,11 @@
 //! exactly one of them is legal in any state. Identical parallel edges are
 //! kept once (they allow the same walks).
 
+use crate::fx_hash::FxMap;
 use std::collections::hash_map::Entry;
 
 use crate::ast::{Expr, Game, Label};
 
-use super::graph::FastMap;
 use super::Pass;
 
 pub struct JoinExclusiveEdges;
@@ -23,7 +23,7 @@ impl Pass for JoinExclusiveEdges {
 
     fn run(&self, game: &mut Game) -> bool {
         // Only parallel edges (same ends) can be duplicates or complements.
-        let mut ends: FastMap<(&str, &str), usize> = FastMap::default();
+        let mut ends: FxMap<(&str, &str), usize> = FxMap::default();
         for e in &game.edges {
             *ends.entry((&e.from, &e.to)).or_default() += 1;
         }
@@ -36,7 +36,7 @@ impl Pass for JoinExclusiveEdges {
             return false;
         }
         // Identical parallel edges are kept once (the first).
-        let mut index: FastMap<(&str, &str, Key), usize> = FastMap::default();
+        let mut index: FxMap<(&str, &str, Key), usize> = FxMap::default();
         let mut removed = vec![false; game.edges.len()];
         for (k, e) in game.edges.iter().enumerate() {
             if parallel[k] {

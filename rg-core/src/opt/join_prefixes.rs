@@ -7,8 +7,9 @@
 //! to `player` are left alone (they end moves).
 
 use crate::ast::{Edge, Game, Label};
+use crate::fx_hash::FxMap;
 
-use super::graph::{EdgeGraph, FastMap, NodeId};
+use super::graph::{EdgeGraph, NodeId};
 use super::Pass;
 
 pub struct JoinForkPrefixes;
@@ -33,7 +34,7 @@ impl Pass for JoinForkPrefixes {
             if g.leaving(s).len() < 2 {
                 continue;
             }
-            let mut groups: FastMap<&Label, Vec<usize>> = FastMap::default();
+            let mut groups: FxMap<&Label, Vec<usize>> = FxMap::default();
             for &k in g.leaving(s) {
                 let e = g.edge(k);
                 if !e.label.is_player_assignment() && g.to(k) != s {

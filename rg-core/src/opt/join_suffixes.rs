@@ -10,8 +10,9 @@
 //! a move may end (they are part of the state, rg.md §6).
 
 use crate::ast::{Game, Label};
+use crate::fx_hash::{FxMap, FxSet};
 
-use super::graph::{EdgeGraph, FastMap, NodeId};
+use super::graph::{EdgeGraph, NodeId};
 use super::Pass;
 
 pub struct JoinForkSuffixes;
@@ -30,8 +31,8 @@ impl Pass for JoinForkSuffixes {
         let mut g = EdgeGraph::take(game);
         // Labels compare by their text (as written); no edge is added and
         // no label changes below, so each distinct label is printed once.
-        let mut texts: FastMap<String, u32> = FastMap::default();
-        let mut ids: FastMap<&Label, u32> = FastMap::default();
+        let mut texts: FxMap<String, u32> = FxMap::default();
+        let mut ids: FxMap<&Label, u32> = FxMap::default();
         let labels: Vec<u32> = (0..g.slots())
             .map(|k| {
                 let label = &g.edge(k).label;
@@ -41,44 +42,108 @@ impl Pass for JoinForkSuffixes {
                 })
             })
             .collect();
+        // Signatures are kept between rounds: a merge changes only the
+        // signatures of the kept nodes and of their predecessors, so each
+        // round re-signs those and looks for new groups among them.
+        let mut classes = Classes::default();
+        let mut pending = g.nodes();
         let mut changed = false;
         loop {
-            let mut groups: FastMap<Vec<(u32, NodeId)>, Vec<NodeId>> = FastMap::default();
-            for node in g.nodes() {
+            let mut candidates: Vec<NodeId> = Vec::new();
+            for node in pending {
+                classes.forget(node);
                 if g.leaving(node).is_empty() || !mergeable(&g, node, random) {
                     continue;
                 }
-                groups
-                    .entry(signature(&g, node, &labels))
-                    .or_default()
-                    .push(node);
+                if let Some(first) = classes.add(node, signature(&g, node, &labels)) {
+                    candidates.push(first);
+                }
             }
-            let mut merged = false;
-            let mut groups: Vec<Vec<NodeId>> = groups
-                .into_values()
-                .filter(|nodes| nodes.len() > 1)
-                .collect();
-            // In the order of the groups' node names.
+            // Members in the order the nodes are first mentioned by the
+            // edges, groups in the order of their node names.
+            let mut groups: Vec<Vec<NodeId>> = Vec::new();
+            let mut grouped: FxSet<NodeId> = FxSet::default();
+            for node in candidates {
+                let mut group = classes.members_like(node).to_vec();
+                // Classes are disjoint: one member tells whether it is listed.
+                if group.len() < 2 || !grouped.insert(group[0]) {
+                    continue;
+                }
+                group.sort_by_key(|&n| first_mention(&g, n));
+                groups.push(group);
+            }
+            if groups.is_empty() {
+                break;
+            }
             let name = |&n: &NodeId| g.name(n);
             groups.sort_by(|a, b| a.iter().map(name).cmp(b.iter().map(name)));
+            let mut touched: Vec<NodeId> = Vec::new();
             for group in groups {
                 let keep = group[0];
                 for &other in &group[1..] {
+                    classes.forget(other);
                     for k in g.leaving(other).to_vec() {
                         g.remove(k);
                     }
                     g.move_entering(other, keep);
-                    merged = true;
                 }
+                touched.push(keep);
+                touched.extend(g.entering(keep).iter().map(|&k| g.from(k)));
             }
-            if !merged {
-                break;
-            }
+            touched.sort_unstable();
+            touched.dedup();
+            pending = touched;
             changed = true;
         }
         game.edges = g.into_edges();
         changed
     }
+}
+
+/// Nodes by signature.
+#[derive(Default)]
+struct Classes {
+    members: FxMap<Vec<(u32, NodeId)>, Vec<NodeId>>,
+    signature: FxMap<NodeId, Vec<(u32, NodeId)>>,
+}
+
+impl Classes {
+    /// Files `node` under `signature`; returns a member when the class now
+    /// has more than one.
+    fn add(&mut self, node: NodeId, signature: Vec<(u32, NodeId)>) -> Option<NodeId> {
+        let members = self.members.entry(signature.clone()).or_default();
+        members.push(node);
+        let several = members.len() > 1;
+        self.signature.insert(node, signature);
+        several.then_some(node)
+    }
+
+    /// Removes `node` from its class, if filed.
+    fn forget(&mut self, node: NodeId) {
+        if let Some(signature) = self.signature.remove(&node) {
+            let members = self.members.get_mut(&signature).expect("filed");
+            members.retain(|&n| n != node);
+            if members.is_empty() {
+                self.members.remove(&signature);
+            }
+        }
+    }
+
+    /// The class of a filed node.
+    fn members_like(&self, node: NodeId) -> &[NodeId] {
+        &self.members[&self.signature[&node]]
+    }
+}
+
+/// The first live edge (in output order) that mentions `node`, for a node
+/// that is neither start nor target of a check.
+fn first_mention(g: &EdgeGraph, node: NodeId) -> usize {
+    let leaving = g.leaving(node).iter();
+    leaving
+        .chain(g.entering(node))
+        .copied()
+        .min()
+        .unwrap_or(usize::MAX)
 }
 
 fn mergeable(g: &EdgeGraph, node: NodeId, random: bool) -> bool {

@@ -14,7 +14,7 @@
 //! Pragmas are renamed too, except `@simpleApply` (removed: its pattern
 //! variables would need scoping) and unknown pragmas (kept verbatim).
 
-use std::collections::{HashMap, HashSet};
+use crate::fx_hash::{FxMap, FxSet};
 
 use crate::ast::{
     Edge, Expr, Game, Label, MapEntry, Pragma, PragmaKind, Type, TypeDef, Value, Variable,
@@ -72,13 +72,13 @@ impl Kind {
 
 struct Mangler {
     /// Names kept, per kind.
-    kept: [HashSet<String>; 5],
+    kept: [FxSet<String>; 5],
     /// Every kept name: generated names avoid them all.
-    avoid: HashSet<String>,
+    avoid: FxSet<String>,
     /// Constant name → index of its first declaration.
-    constants: HashMap<String, usize>,
-    variables: HashSet<String>,
-    names: [HashMap<String, String>; 5],
+    constants: FxMap<String, usize>,
+    variables: FxSet<String>,
+    names: [FxMap<String, String>; 5],
     counters: [usize; 5],
 }
 
@@ -86,9 +86,10 @@ impl Mangler {
     fn new(game: &Game) -> Mangler {
         let full = with_builtins(game);
         let env = TypeEnv::new(&full);
-        let mut symbols: HashSet<String> = [builtins::KEEPER, builtins::RANDOM, "0", "1"]
+        let mut symbols: FxSet<String> = [builtins::KEEPER, builtins::RANDOM, "0", "1"]
             .map(String::from)
-            .into();
+            .into_iter()
+            .collect();
         for t in [builtins::PLAYER, builtins::SCORE, builtins::BOOL] {
             if let Some(s) = env
                 .resolve_name(t)
@@ -98,8 +99,11 @@ impl Mangler {
                 symbols.extend(s);
             }
         }
-        let nodes: HashSet<String> = [builtins::BEGIN, builtins::END].map(String::from).into();
-        let types: HashSet<String> = [
+        let nodes: FxSet<String> = [builtins::BEGIN, builtins::END]
+            .map(String::from)
+            .into_iter()
+            .collect();
+        let types: FxSet<String> = [
             builtins::PLAYER,
             builtins::SCORE,
             builtins::BOOL,
@@ -108,14 +112,16 @@ impl Mangler {
             builtins::PLAYER_OR_SYSTEM,
         ]
         .map(String::from)
-        .into();
-        let fixed_variables: HashSet<String> = [
+        .into_iter()
+        .collect();
+        let fixed_variables: FxSet<String> = [
             builtins::PLAYER_VAR,
             builtins::GOALS_VAR,
             builtins::VISIBLE_VAR,
         ]
         .map(String::from)
-        .into();
+        .into_iter()
+        .collect();
         let avoid = symbols
             .iter()
             .chain(&nodes)
@@ -123,7 +129,7 @@ impl Mangler {
             .chain(&fixed_variables)
             .cloned()
             .collect();
-        let mut constants = HashMap::new();
+        let mut constants = FxMap::default();
         for (k, c) in game.constants.iter().enumerate() {
             constants.entry(c.name.clone()).or_insert(k);
         }
@@ -134,7 +140,7 @@ impl Mangler {
             .chain(fixed_variables.iter().cloned())
             .collect();
         Mangler {
-            kept: [nodes, symbols, HashSet::new(), fixed_variables, types],
+            kept: [nodes, symbols, FxSet::default(), fixed_variables, types],
             avoid,
             constants,
             variables,

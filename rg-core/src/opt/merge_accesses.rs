@@ -4,7 +4,7 @@
 //! done when every value of `B` is a key of `A`, so that no invalid access
 //! of the original disappears.
 
-use std::collections::{HashMap, HashSet};
+use crate::fx_hash::{FxMap, FxSet};
 
 use crate::ast::{Constant, Expr, Game, Label, Type, Value};
 
@@ -46,7 +46,7 @@ impl Pass for MergeAccesses {
                 .chain(game.variables.iter().map(|v| v.name.clone()))
                 .chain(game.typedefs.iter().map(|t| t.name.clone()))
                 .collect(),
-            merged: HashMap::new(),
+            merged: FxMap::default(),
             new_constants: Vec::new(),
         };
         let mut changed = false;
@@ -102,12 +102,12 @@ fn has_nested_access(label: &Label) -> bool {
 
 struct Merger<'g> {
     typing: &'g Typing,
-    constants: HashMap<&'g str, &'g Constant>,
-    typedefs: HashMap<&'g str, &'g Type>,
-    taken: HashSet<String>,
+    constants: FxMap<&'g str, &'g Constant>,
+    typedefs: FxMap<&'g str, &'g Type>,
+    taken: FxSet<String>,
     /// (A, B) → the merged constant's name, or `None` when they cannot
     /// be merged.
-    merged: HashMap<(String, String), Option<String>>,
+    merged: FxMap<(String, String), Option<String>>,
     new_constants: Vec<Constant>,
 }
 
@@ -202,7 +202,7 @@ impl Merger<'_> {
 }
 
 /// `value[key]` of a map literal (names of constants resolved).
-fn lookup(value: &Value, key: &str, constants: &HashMap<&str, &Constant>) -> Option<Value> {
+fn lookup(value: &Value, key: &str, constants: &FxMap<&str, &Constant>) -> Option<Value> {
     match value {
         Value::Symbol(name, _) => lookup(&constants.get(name.as_str())?.value, key, constants),
         Value::Map(entries, _) => entries

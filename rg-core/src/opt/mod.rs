@@ -47,8 +47,9 @@ mod skip_redundant;
 mod skip_self;
 mod skip_unused_tags;
 mod typing;
+mod worklist;
 
-use std::collections::HashSet;
+use crate::fx_hash::FxSet;
 use std::time::{Duration, Instant};
 
 use crate::ast::{Expr, Game, Label, PragmaKind};
@@ -168,21 +169,24 @@ pub fn optimize(game: &Game, passes: &[Box<dyn Pass>], observe: &mut dyn FnMut(&
         .map(|p| p.as_ref())
         .filter(|p| p.is_final())
         .collect();
-    for _ in 0..MAX_ROUNDS {
-        let mut changed = false;
-        for pass in &fixpoint {
-            if run_observed(*pass, &mut g, observe) {
-                changed = true;
-                debug_assert!(
-                    crate::check::is_clean(&crate::check::check_game(&g)),
-                    "pass {} produced an invalid game: {:?}",
-                    pass.name(),
-                    crate::check::check_game(&g)
-                );
-            }
-        }
-        if !changed {
+    // Cycle through the passes until every one of them has run once on the
+    // current game without changing it: a pass that already saw the final
+    // game need not run again, which saves most of a last, idle round.
+    let mut idle_in_a_row = 0;
+    for pass in fixpoint.iter().cycle().take(MAX_ROUNDS * fixpoint.len()) {
+        if idle_in_a_row == fixpoint.len() {
             break;
+        }
+        if run_observed(*pass, &mut g, observe) {
+            idle_in_a_row = 0;
+            debug_assert!(
+                crate::check::is_clean(&crate::check::check_game(&g)),
+                "pass {} produced an invalid game: {:?}",
+                pass.name(),
+                crate::check::check_game(&g)
+            );
+        } else {
+            idle_in_a_row += 1;
         }
     }
     for pass in last {
@@ -218,8 +222,8 @@ fn drop_location_pragmas(game: &mut Game) {
 }
 
 /// Nodes named by the game's pragmas.
-pub(crate) fn pragma_nodes(game: &Game) -> HashSet<String> {
-    let mut nodes = HashSet::new();
+pub(crate) fn pragma_nodes(game: &Game) -> FxSet<String> {
+    let mut nodes = FxSet::default();
     for p in &game.pragmas {
         match &p.kind {
             PragmaKind::Disjoint { node, targets, .. } => {
@@ -283,7 +287,7 @@ pub struct Size {
 
 impl Size {
     pub fn of(game: &Game) -> Size {
-        let mut nodes = HashSet::new();
+        let mut nodes = FxSet::default();
         for e in &game.edges {
             nodes.insert(e.from.as_str());
             nodes.insert(e.to.as_str());

@@ -1,13 +1,13 @@
 //! Helpers for the passes that add declarations, nodes or edges: fresh
 //! names, expressions for symbols, and the pragmas a change invalidates.
 
-use std::collections::{HashMap, HashSet};
+use crate::fx_hash::{FxMap, FxSet};
 
 use crate::ast::{Constant, Expr, Game, Label, PatternTag, PragmaKind, Type, Value};
 
 /// The names of the game's constants and variables: a symbol written with
 /// one of these names reads as the declaration, not as the symbol.
-pub fn declared_names(game: &Game) -> HashSet<&str> {
+pub fn declared_names(game: &Game) -> FxSet<&str> {
     game.constants
         .iter()
         .map(|c| c.name.as_str())
@@ -18,8 +18,8 @@ pub fn declared_names(game: &Game) -> HashSet<&str> {
 /// Every identifier written anywhere in the game (names of every
 /// namespace, symbols, nodes, pragma contents). A name outside this set
 /// cannot clash with, or shadow, anything.
-pub fn identifiers(game: &Game) -> HashSet<String> {
-    let mut out = HashSet::new();
+pub fn identifiers(game: &Game) -> FxSet<String> {
+    let mut out = FxSet::default();
     for name in crate::ast::KEYWORDS {
         out.insert(name.to_string());
     }
@@ -128,7 +128,7 @@ pub fn identifiers(game: &Game) -> HashSet<String> {
     out
 }
 
-fn type_names(t: &Type, out: &mut HashSet<String>) {
+fn type_names(t: &Type, out: &mut FxSet<String>) {
     match t {
         Type::Set(symbols, _) => out.extend(symbols.iter().cloned()),
         Type::Name(name, _) => {
@@ -141,7 +141,7 @@ fn type_names(t: &Type, out: &mut HashSet<String>) {
     }
 }
 
-fn value_names(v: &Value, out: &mut HashSet<String>) {
+fn value_names(v: &Value, out: &mut FxSet<String>) {
     match v {
         Value::Symbol(name, _) => {
             out.insert(name.clone());
@@ -157,7 +157,7 @@ fn value_names(v: &Value, out: &mut HashSet<String>) {
     }
 }
 
-fn expr_names(e: &Expr, out: &mut HashSet<String>) {
+fn expr_names(e: &Expr, out: &mut FxSet<String>) {
     match e {
         Expr::Ref(name, _) => {
             out.insert(name.clone());
@@ -203,11 +203,11 @@ pub fn drop_tag_pragmas(game: &mut Game) {
 
 /// Generates names not in a taken set (and remembers them as taken).
 pub struct Fresh {
-    taken: HashSet<String>,
+    taken: FxSet<String>,
 }
 
 impl Fresh {
-    pub fn new(taken: HashSet<String>) -> Fresh {
+    pub fn new(taken: FxSet<String>) -> Fresh {
         Fresh { taken }
     }
 
@@ -247,8 +247,8 @@ impl Fresh {
 /// constant `const __gen_sym_s: { s } = s;`, declared before every other
 /// constant so that its value is read as the symbol.
 pub struct SymbolExprs {
-    shadowing: HashSet<String>,
-    made: HashMap<String, String>,
+    shadowing: FxSet<String>,
+    made: FxMap<String, String>,
     new_constants: Vec<Constant>,
 }
 
@@ -269,7 +269,7 @@ impl SymbolExprs {
                     .map(String::from),
                 )
                 .collect(),
-            made: HashMap::new(),
+            made: FxMap::default(),
             new_constants: Vec::new(),
         }
     }

@@ -13,7 +13,7 @@
 //! differently at the two places (a symbol that is also the name of a
 //! constant declared in between).
 
-use std::collections::{HashMap, HashSet};
+use crate::fx_hash::{FxMap, FxSet};
 
 use crate::ast::{Constant, Game, MapEntry, Type, Value};
 use crate::builtins::with_builtins;
@@ -43,7 +43,7 @@ impl Pass for NormalizeConstants {
             fresh: Fresh::for_game(game),
             constant_names: game.constants.iter().map(|c| c.name.clone()).collect(),
             scope: 0,
-            made: HashMap::new(),
+            made: FxMap::default(),
             out: Vec::new(),
         };
         let mut changed = false;
@@ -70,14 +70,14 @@ impl Pass for NormalizeConstants {
 }
 
 struct Hoister {
-    typedefs: HashMap<String, Type>,
+    typedefs: FxMap<String, Type>,
     fresh: Fresh,
-    constant_names: HashSet<String>,
+    constant_names: FxSet<String>,
     /// The declaration being normalized (constants' index; `usize::MAX`
     /// for variables): where names in its literals are read.
     scope: usize,
     /// (type, literal, scope when it matters) → the constant holding it.
-    made: HashMap<(Type, Value, Option<usize>), String>,
+    made: FxMap<(Type, Value, Option<usize>), String>,
     /// Constants made since the last drain.
     out: Vec<Constant>,
 }

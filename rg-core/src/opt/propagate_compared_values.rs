@@ -8,8 +8,8 @@
 //! tests become decided ones for `propagate-constants`. An assignment
 //! target itself is not replaced, only its keys.
 
+use crate::fx_hash::FxSet;
 use std::borrow::Cow;
-use std::collections::HashSet;
 use std::rc::Rc;
 
 use crate::ast::{Edge, Expr, Game, Label};
@@ -100,8 +100,8 @@ impl Pass for PropagateComparedValues {
 type Known = Vec<Rc<(Expr, String)>>;
 
 struct Comparisons {
-    variables: HashSet<String>,
-    constants: HashSet<String>,
+    variables: FxSet<String>,
+    constants: FxSet<String>,
 }
 
 impl Comparisons {

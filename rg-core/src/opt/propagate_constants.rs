@@ -9,13 +9,14 @@
 //! constant map is only read at keys of its key type (so a strict engine's
 //! invalid-access errors are not folded away).
 
+use crate::fx_hash::{FxMap, FxSet};
 use std::borrow::Cow;
 
 use crate::ast::{Constant, Edge, Expr, Game, Label, Value};
 use crate::types::{RType, TypeEnv};
 
 use super::dataflow::{solve_by_edge, Analysis};
-use super::graph::{FastMap, FastSet};
+
 use super::typing::types_with_builtins;
 use super::Pass;
 
@@ -106,16 +107,16 @@ struct Env<'g> {
     /// Constant name → (type, value with constant names resolved).
     constants: Constants<'g>,
     /// Scalar variables tracked by the analysis, by index.
-    tracked: FastMap<&'g str, usize>,
+    tracked: FxMap<&'g str, usize>,
     initial: Vec<u32>,
     symbols: std::cell::RefCell<Interner>,
     /// Names that a symbol must not collide with.
-    declared: FastSet<&'g str>,
+    declared: FxSet<&'g str>,
 }
 
 #[derive(Default)]
 struct Interner {
-    ids: FastMap<String, u32>,
+    ids: FxMap<String, u32>,
     names: Vec<String>,
 }
 
@@ -145,10 +146,10 @@ impl<'g> Env<'g> {
                 constants.insert(&c.name, (t, value));
             }
         }
-        let mut declared: FastSet<&str> = game_constants.iter().map(|c| c.name.as_str()).collect();
+        let mut declared: FxSet<&str> = game_constants.iter().map(|c| c.name.as_str()).collect();
         declared.extend(game.variables.iter().map(|v| v.name.as_str()));
         // Scalar variables, most read first, within the fact budget.
-        let mut reads: FastMap<&str, usize> = FastMap::default();
+        let mut reads: FxMap<&str, usize> = FxMap::default();
         for e in edges {
             label_reads(&e.label, &mut |name| *reads.entry(name).or_insert(0) += 1);
         }
@@ -162,7 +163,7 @@ impl<'g> Env<'g> {
         let limit = FACT_BUDGET / (edges.len() + 1).max(1);
         scalars.truncate(limit.max(1));
         let mut interner = Interner::default();
-        let mut tracked = FastMap::default();
+        let mut tracked = FxMap::default();
         let mut initial = Vec::new();
         for (k, (name, value)) in scalars.into_iter().enumerate() {
             tracked.insert(name, k);
@@ -336,7 +337,7 @@ impl Analysis for Env<'_> {
     }
 }
 
-type Constants<'g> = FastMap<&'g str, (RType, Cow<'g, Value>)>;
+type Constants<'g> = FxMap<&'g str, (RType, Cow<'g, Value>)>;
 
 /// A constant's value with the names of earlier constants replaced
 /// (borrowed when it names none: constant maps can be big).

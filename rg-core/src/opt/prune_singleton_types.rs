@@ -2,7 +2,7 @@
 //! always holds it, so reads become that symbol, assignments to it become
 //! skips, `$$` of it becomes a plain tag, and the variable goes.
 
-use std::collections::HashMap;
+use crate::fx_hash::{FxMap, FxSet};
 
 use crate::ast::{Expr, Game, Label};
 use crate::builtins;
@@ -23,7 +23,7 @@ impl Pass for PruneSingletonTypes {
 
     fn run(&self, game: &mut Game) -> bool {
         let typing = Typing::new(game);
-        let declared: std::collections::HashSet<&str> = game
+        let declared: FxSet<&str> = game
             .constants
             .iter()
             .map(|c| c.name.as_str())
@@ -34,7 +34,7 @@ impl Pass for PruneSingletonTypes {
             builtins::GOALS_VAR,
             builtins::VISIBLE_VAR,
         ];
-        let singletons: HashMap<String, String> = game
+        let singletons: FxMap<String, String> = game
             .variables
             .iter()
             .filter(|v| !builtin.contains(&v.name.as_str()))
@@ -86,7 +86,7 @@ impl Pass for PruneSingletonTypes {
     }
 }
 
-fn replace(e: Expr, singletons: &HashMap<String, String>) -> Expr {
+fn replace(e: Expr, singletons: &FxMap<String, String>) -> Expr {
     match e {
         Expr::Ref(name, at) => match singletons.get(&name) {
             Some(symbol) => Expr::Ref(symbol.clone(), at),
@@ -102,7 +102,7 @@ fn replace(e: Expr, singletons: &HashMap<String, String>) -> Expr {
 }
 
 /// An assignment target with singleton variables replaced in its keys only.
-fn replace_keys(e: Expr, singletons: &HashMap<String, String>) -> Expr {
+fn replace_keys(e: Expr, singletons: &FxMap<String, String>) -> Expr {
     match e {
         Expr::Ref(..) => e,
         Expr::Cast(t, inner, at) => Expr::Cast(t, Box::new(replace_keys(*inner, singletons)), at),

@@ -14,7 +14,7 @@
 //! empty the check already succeeds. Only nodes used by checks alone (not
 //! reached by plays from `begin`) and by checks of one target are changed.
 
-use std::collections::{HashMap, HashSet};
+use crate::fx_hash::{FxMap, FxSet};
 
 use crate::ast::{Edge, Game, Label};
 use crate::builtins::BEGIN;
@@ -58,7 +58,7 @@ impl Pass for PruneSubsumedChecks {
                 continue;
             }
             // Tests that surely succeed from here, directly or after a skip.
-            let mut covered: HashSet<&Label> = HashSet::new();
+            let mut covered: FxSet<&Label> = FxSet::default();
             let mut via_skip = Vec::new();
             for &k in leaving {
                 let e = &game.edges[k];
@@ -113,7 +113,7 @@ struct CheckView<'g> {
 
 impl<'g> CheckView<'g> {
     fn new(edges: &'g [Edge]) -> Self {
-        let mut ids: HashMap<&'g str, usize> = HashMap::new();
+        let mut ids: FxMap<&'g str, usize> = FxMap::default();
         let mut names: Vec<&'g str> = Vec::new();
         let mut id = |name: &'g str| -> usize {
             *ids.entry(name).or_insert_with(|| {

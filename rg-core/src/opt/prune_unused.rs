@@ -4,12 +4,11 @@
 //! player variables are kept (fewer variables can merge random outcomes in
 //! perft, rg.md §6). Built-in types and variables are never removed.
 
-use std::collections::HashSet;
+use crate::fx_hash::FxSet;
 
 use crate::ast::{Expr, Game, Label, PatternTag, PragmaKind, Type, Value};
 use crate::builtins;
 
-use super::graph::FastSet;
 use super::Pass;
 
 pub struct PruneUnused;
@@ -26,8 +25,8 @@ impl Pass for PruneUnused {
     fn run(&self, game: &mut Game) -> bool {
         let mut changed = false;
         let reads = names_read(game);
-        let unread: HashSet<String> = if super::has_random(game) {
-            HashSet::new()
+        let unread: FxSet<String> = if super::has_random(game) {
+            FxSet::default()
         } else {
             let builtin = [
                 builtins::PLAYER_VAR,
@@ -85,9 +84,9 @@ fn is_builtin_type(name: &str) -> bool {
 
 /// Every identifier read by an expression, a value or a pragma (assignment
 /// targets' roots are written, not read; their keys are read).
-fn names_read(game: &Game) -> FastSet<&str> {
-    let mut reads = FastSet::default();
-    fn expr<'g>(e: &'g Expr, out: &mut FastSet<&'g str>) {
+fn names_read(game: &Game) -> FxSet<&str> {
+    let mut reads = FxSet::default();
+    fn expr<'g>(e: &'g Expr, out: &mut FxSet<&'g str>) {
         match e {
             Expr::Ref(n, _) => {
                 out.insert(n);
@@ -99,7 +98,7 @@ fn names_read(game: &Game) -> FastSet<&str> {
             }
         }
     }
-    fn target_keys<'g>(e: &'g Expr, out: &mut FastSet<&'g str>) {
+    fn target_keys<'g>(e: &'g Expr, out: &mut FxSet<&'g str>) {
         match e {
             Expr::Ref(..) => {}
             Expr::Cast(_, inner, _) => target_keys(inner, out),
@@ -109,7 +108,7 @@ fn names_read(game: &Game) -> FastSet<&str> {
             }
         }
     }
-    fn value<'g>(v: &'g Value, out: &mut FastSet<&'g str>) {
+    fn value<'g>(v: &'g Value, out: &mut FxSet<&'g str>) {
         match v {
             Value::Symbol(n, _) => {
                 out.insert(n);
@@ -161,9 +160,9 @@ fn names_read(game: &Game) -> FastSet<&str> {
 }
 
 /// Every type name mentioned anywhere (declarations, casts, any-assignments).
-fn types_used(game: &Game) -> HashSet<String> {
-    let mut used = HashSet::new();
-    fn ty(t: &Type, out: &mut HashSet<String>) {
+fn types_used(game: &Game) -> FxSet<String> {
+    let mut used = FxSet::default();
+    fn ty(t: &Type, out: &mut FxSet<String>) {
         match t {
             Type::Set(..) => {}
             Type::Name(n, _) => {
@@ -175,7 +174,7 @@ fn types_used(game: &Game) -> HashSet<String> {
             }
         }
     }
-    fn casts(e: &Expr, out: &mut HashSet<String>) {
+    fn casts(e: &Expr, out: &mut FxSet<String>) {
         match e {
             Expr::Ref(..) => {}
             Expr::Cast(t, inner, _) => {

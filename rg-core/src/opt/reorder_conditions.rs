@@ -17,7 +17,7 @@
 //! start with a shared condition and none stop doing so, so repeated runs
 //! terminate. Pragmas naming the nodes involved are removed.
 
-use std::collections::{HashMap, HashSet};
+use crate::fx_hash::{FxMap, FxSet};
 
 use crate::ast::{Game, Label};
 use crate::builtins::{BEGIN, END};
@@ -37,9 +37,9 @@ impl Pass for ReorderConditions {
 
     fn run(&self, game: &mut Game) -> bool {
         let pinned = super::pragma_nodes(game);
-        let mut outgoing: HashMap<String, Vec<usize>> = HashMap::new();
-        let mut incoming: HashMap<String, Vec<usize>> = HashMap::new();
-        let mut reach_nodes = HashSet::new();
+        let mut outgoing: FxMap<String, Vec<usize>> = FxMap::default();
+        let mut incoming: FxMap<String, Vec<usize>> = FxMap::default();
+        let mut reach_nodes = FxSet::default();
         for (k, e) in game.edges.iter().enumerate() {
             outgoing.entry(e.from.clone()).or_default().push(k);
             incoming.entry(e.to.clone()).or_default().push(k);
@@ -91,7 +91,7 @@ impl Pass for ReorderConditions {
             return false;
         }
         // Pragmas about the nodes whose walks changed may no longer hold.
-        let touched: HashSet<String> = swaps
+        let touched: FxSet<String> = swaps
             .iter()
             .flat_map(|&(k, _)| [game.edges[k].from.clone(), game.edges[k].to.clone()])
             .collect();

@@ -7,7 +7,7 @@
 //! the pragma. `@tagIndex`/`@tagMaxIndex` and `@simpleApply` pragmas, which
 //! speak about tag positions and patterns, are removed when a tag goes.
 
-use std::collections::HashSet;
+use crate::fx_hash::FxSet;
 
 use crate::ast::{Game, Label, PragmaKind};
 
@@ -25,7 +25,7 @@ impl Pass for SkipArtificialTags {
     }
 
     fn run(&self, game: &mut Game) -> bool {
-        let artificial: HashSet<String> = game
+        let artificial: FxSet<String> = game
             .pragmas
             .iter()
             .filter_map(|p| match &p.kind {

@@ -14,13 +14,15 @@
 //! Games with a random player are left alone (perft merges random outcomes
 //! by state, rg.md §6).
 
-use std::collections::{HashMap, HashSet};
+use crate::fx_hash::{FxMap, FxSet};
 use std::ops::Range;
 
 use crate::ast::{Expr, Game, Label};
 use crate::builtins;
 use crate::types::TypeEnv;
 
+use super::graph::{NodeId, NodeIndex};
+use super::worklist::{Direction, Worklist};
 use super::Pass;
 
 pub struct SkipDeadAssignments;
@@ -64,15 +66,15 @@ impl Pass for SkipDeadAssignments {
 /// The liveness slots: one per scalar variable, one per key of a map
 /// variable (or one for the whole map when its keys are not enumerable).
 struct Slots {
-    variables: HashMap<String, VarSlots>,
-    constants: HashSet<String>,
+    variables: FxMap<String, VarSlots>,
+    constants: FxSet<String>,
     count: usize,
 }
 
 struct VarSlots {
     range: Range<usize>,
     /// Slot offsets of the keys, for maps tracked per entry.
-    keys: Option<HashMap<String, usize>>,
+    keys: Option<FxMap<String, usize>>,
 }
 
 /// How an assignment target is written.
@@ -88,10 +90,10 @@ impl Slots {
     fn new(game: &Game) -> Self {
         let full = super::typing::types_with_builtins(game);
         let env = TypeEnv::new(&full);
-        let mut variables = HashMap::new();
+        let mut variables = FxMap::default();
         let mut count = 0;
         for v in full.variables.iter().filter(|v| !is_engine_read(&v.name)) {
-            let keys: Option<HashMap<String, usize>> = env.resolve(&v.ty).ok().and_then(|t| {
+            let keys: Option<FxMap<String, usize>> = env.resolve(&v.ty).ok().and_then(|t| {
                 let symbols = t.arrow()?.0.symbols()?;
                 (symbols.len() <= MAX_KEYS).then(|| {
                     symbols
@@ -261,25 +263,23 @@ impl Liveness {
     /// Solves backwards from `end` and the reachability targets (nothing
     /// live) to a fixpoint; `None` when the game is over the budget.
     fn solve(game: &Game, slots: &Slots) -> Option<Liveness> {
-        let mut ids: HashMap<&str, usize> = HashMap::new();
-        let mut id = |name| -> usize {
-            let next = ids.len();
-            *ids.entry(name).or_insert(next)
-        };
+        let index = NodeIndex::new(game);
         let effects: Vec<EdgeEffect> = game
             .edges
             .iter()
-            .map(|e| {
-                let from = id(&e.from);
-                let to = id(&e.to);
-                let reach_start = match &e.label {
-                    Label::Reach { from, .. } => Some(id(from)),
-                    _ => None,
-                };
-                EdgeEffect::of(&e.label, from, to, reach_start, slots)
+            .zip(&index.ends)
+            .map(|(e, ends)| {
+                let reach_start = ends.reach.map(|(start, _)| start as usize);
+                EdgeEffect::of(
+                    &e.label,
+                    ends.from as usize,
+                    ends.to as usize,
+                    reach_start,
+                    slots,
+                )
             })
             .collect();
-        let nodes = ids.len();
+        let nodes = index.count();
         let words = slots.count.div_ceil(64);
         if nodes.saturating_mul(words) > WORD_BUDGET {
             return None;
@@ -297,18 +297,22 @@ impl Liveness {
         }
         let mut live = vec![vec![0u64; words]; nodes];
         // The outcome is read at `end`.
-        if let (Some(&end), Some(goals)) =
-            (ids.get(builtins::END), slots.variable(builtins::GOALS_VAR))
-        {
+        if let (Some(end), Some(goals)) = (
+            index.get(builtins::END),
+            slots.variable(builtins::GOALS_VAR),
+        ) {
             for s in goals.range.clone() {
-                live[end][s / 64] |= 1 << (s % 64);
+                live[end as usize][s / 64] |= 1 << (s % 64);
             }
         }
-        let mut queued = vec![true; nodes];
-        let mut queue: Vec<usize> = (0..nodes).collect();
+        let roots: Vec<NodeId> = index.get(builtins::BEGIN).into_iter().collect();
+        let mut queue = Worklist::new(&index, &roots, Direction::Backward);
+        for node in 0..nodes {
+            queue.push(node as NodeId);
+        }
         let mut scratch = vec![0u64; words];
         while let Some(node) = queue.pop() {
-            queued[node] = false;
+            let node = node as usize;
             let mut grown = false;
             for &k in &leaving[node] {
                 effects[k].transfer(&live, &mut scratch);
@@ -321,10 +325,7 @@ impl Liveness {
             }
             if grown {
                 for &d in &dependents[node] {
-                    if !queued[d] {
-                        queued[d] = true;
-                        queue.push(d);
-                    }
+                    queue.push(d as NodeId);
                 }
             }
         }

@@ -23,7 +23,7 @@
 //! `@tagIndex`/`@tagMaxIndex` and `@simpleApply` pragmas are removed when a
 //! tag goes.
 
-use std::collections::HashSet;
+use crate::fx_hash::FxSet;
 
 use crate::ast::{Game, Label};
 use crate::builtins::BEGIN;
@@ -52,7 +52,7 @@ impl Pass for SkipRedundantTags {
                 .all(|&k| game.edges[k].label.is_player_assignment())
         };
         let mut starts: Vec<&str> = Vec::new();
-        let mut seen: HashSet<&str> = HashSet::new();
+        let mut seen: FxSet<&str> = FxSet::default();
         if only_player_in(BEGIN) {
             starts.push(BEGIN);
             seen.insert(BEGIN);
@@ -64,7 +64,7 @@ impl Pass for SkipRedundantTags {
         }
         let mut redundant: Vec<usize> = Vec::new();
         for start in starts {
-            let mut chain: HashSet<&str> = HashSet::from([start]);
+            let mut chain: FxSet<&str> = [start].into_iter().collect();
             let mut node = start;
             while let [k] = outgoing.get(node).map_or(&[][..], Vec::as_slice) {
                 let e = &game.edges[*k];

@@ -1,7 +1,7 @@
 //! Types of expressions for the passes that need them (checked games only,
 //! so every lookup succeeds on well-typed input).
 
-use std::collections::HashMap;
+use crate::fx_hash::FxMap;
 
 use crate::ast::{Expr, Game};
 use crate::builtins::with_builtins;
@@ -9,9 +9,9 @@ use crate::types::{RType, TypeEnv};
 
 /// Declared types of a game's constants and variables (built-ins included).
 pub struct Typing {
-    pub constants: HashMap<String, RType>,
-    pub variables: HashMap<String, RType>,
-    aliases: HashMap<String, RType>,
+    pub constants: FxMap<String, RType>,
+    pub variables: FxMap<String, RType>,
+    aliases: FxMap<String, RType>,
 }
 
 /// The game's types and variables, built-in ones added. Constants and

@@ -2,58 +2,13 @@
 //! dense `TermId`, so facts are tuples of integers and equality is `==`.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// A ground term, by its index in the [`TermStore`].
 pub type TermId = u32;
 /// An interned symbol (constant, function or relation name).
 pub type Sym = u32;
 
-/// A small, fast, non-cryptographic hasher for integer keys (FxHash).
-#[derive(Default, Clone, Copy)]
-pub struct FxHasher {
-    hash: u64,
-}
-
-const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.add(u64::from(i));
-    }
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.hash
-    }
-}
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(SEED);
-    }
-}
-
-pub type FxBuild = BuildHasherDefault<FxHasher>;
-pub type FxMap<K, V> = HashMap<K, V, FxBuild>;
-pub type FxSet<K> = std::collections::HashSet<K, FxBuild>;
+pub use rg_core::fx_hash::{FxBuild, FxHasher, FxMap, FxSet};
 
 /// Interned symbols and ground terms.
 #[derive(Default)]

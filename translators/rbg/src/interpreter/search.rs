@@ -6,9 +6,7 @@
 //! Rust recursion, so improper games hit the straightness guard instead of
 //! overflowing the stack.
 
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
-
+use rg_core::fx_hash::FxSet;
 use rg_core::model::ModelError;
 
 use super::compile::{Action, Expr, Tables, NONE};
@@ -97,32 +95,13 @@ enum Task {
     },
 }
 
-/// A cheap multiplicative hasher for the (key, vertex) visited sets.
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    #[inline]
-    fn write_u64(&mut self, value: u64) {
-        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
 enum LevelSet {
     /// `stamps[key * vertices + v] == stamp` marks a visited pair.
     Dense {
         stamps: Vec<u32>,
         stamp: u32,
     },
-    Hashed(HashSet<u64, BuildHasherDefault<FxHasher>>),
+    Hashed(FxSet<u64>),
 }
 
 /// Reusable search memory: visited sets per (automaton, level depth).
@@ -190,7 +169,7 @@ impl Scratch {
                     stamp: 0,
                 }
             } else {
-                LevelSet::Hashed(HashSet::default())
+                LevelSet::Hashed(FxSet::default())
             });
         }
         match &mut levels[depth] {
