@@ -80,6 +80,10 @@ enum Step {
     /// loop back (on `vK != c` when `same`, else on `vK == c`) or succeed
     /// on `vK != c`
     LoopCheck(bool, usize, u8, bool),
+    /// `? sub -> subEnd` (or `!`): `m[vK] = c`, `vK = rot[vK]`, then
+    /// `m[vK] == c` (the written entry is never read back: `rot` has no
+    /// fixed point)
+    Peek(bool, usize, u8),
 }
 
 #[derive(Clone, Debug)]
@@ -121,8 +125,9 @@ fn step(variables: usize) -> impl Strategy<Value = Step> {
         v.clone().prop_map(Step::Bump),
         (c.clone(), c.clone()).prop_map(|(k, d)| Step::SetMapAt(k, d)),
         (c.clone(), c.clone()).prop_map(|(k, d)| Step::TestMapAt(k, d)),
-        (any::<bool>(), v, c, any::<bool>())
+        (any::<bool>(), v.clone(), c.clone(), any::<bool>())
             .prop_map(|(n, k, c, same)| Step::LoopCheck(n, k, c, same)),
+        (any::<bool>(), v, c).prop_map(|(n, k, c)| Step::Peek(n, k, c)),
     ]
 }
 
@@ -205,6 +210,14 @@ fn render(spec: &Spec) -> String {
                 Step::Same(k, j) => format!("{node}, {next}: v{k} == v{j};\n"),
                 Step::Choose(k) => {
                     format!("{node}, {node}c: v{k} = V(*);\n{node}c, {next}: $$ v{k};\n")
+                }
+                Step::Peek(negated, k, c) => {
+                    let sign = if *negated { '!' } else { '?' };
+                    checks += 1;
+                    let x = format!("chk{checks}");
+                    format!(
+                        "{node}, {next}: {sign} {x} -> {x}e;\n{x}, {x}w: m[v{k}] = {c};\n{x}w, {x}r: v{k} = rot[v{k}];\n{x}r, {x}e: m[v{k}] == {c};\n"
+                    )
                 }
                 Step::Check(negated, k, c) => {
                     let sign = if *negated { '!' } else { '?' };

@@ -45,6 +45,7 @@ mod skip_artificial;
 mod skip_dead_assignments;
 mod skip_redundant;
 mod skip_self;
+mod skip_unread_entries;
 mod skip_unused_tags;
 mod typing;
 mod worklist;
@@ -84,6 +85,7 @@ pub fn default_pipeline() -> Vec<Box<dyn Pass>> {
         Box::new(join_prefixes::JoinForkPrefixes),
         Box::new(join_suffixes::JoinForkSuffixes),
         Box::new(skip_dead_assignments::SkipDeadAssignments),
+        Box::new(skip_unread_entries::SkipUnreadEntries),
         Box::new(prune_unused::PruneUnused),
         Box::new(prune_singleton_types::PruneSingletonTypes),
         Box::new(skip_unused_tags::SkipUnusedTags),
