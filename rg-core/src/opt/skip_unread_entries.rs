@@ -140,24 +140,11 @@ impl Bits {
     }
 
     fn insert(&mut self, i: usize) {
-        self.0[i / 64] |= 1 << (i % 64);
-    }
-
-    fn remove(&mut self, i: usize) {
-        self.0[i / 64] &= !(1 << (i % 64));
-    }
-
-    fn contains(&self, i: usize) -> bool {
-        self.0[i / 64] >> (i % 64) & 1 == 1
+        insert(&mut self.0, i);
     }
 
     fn union(&mut self, other: &Bits) -> bool {
-        let mut grew = false;
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
-            grew |= *a | b != *a;
-            *a |= b;
-        }
-        grew
+        union_into(&mut self.0, &other.0)
     }
 
     fn ones(&self) -> impl Iterator<Item = usize> + '_ {
@@ -165,22 +152,49 @@ impl Bits {
     }
 
     /// Keeps only `i` (when `keep`) or everything but `i`.
-    fn filter(&mut self, i: usize, keep: bool) {
-        if keep {
-            let had = self.contains(i);
-            self.0.iter_mut().for_each(|w| *w = 0);
-            if had {
-                self.insert(i);
-            }
-        } else {
-            self.remove(i);
-        }
+    fn filter(&self, i: usize, keep: bool) -> Bits {
+        let mut out = Bits(vec![0; self.0.len()]);
+        filter_into(&self.0, i, keep, &mut out.0);
+        out
     }
 
     /// The image under a table (`None`: some value leaves the domain).
     fn image(&self, table: &[Option<u32>]) -> Option<Bits> {
         let mut out = Bits::empty(table.len());
         image_into(&self.0, table, &mut out.0).then_some(out)
+    }
+}
+
+// Bit sets as words, for the value sets and for the rows of relations.
+
+fn insert(words: &mut [u64], i: usize) {
+    words[i / 64] |= 1 << (i % 64);
+}
+
+fn contains(words: &[u64], i: usize) -> bool {
+    words[i / 64] >> (i % 64) & 1 == 1
+}
+
+/// Adds `other` to `into`; returns whether it grew.
+fn union_into(into: &mut [u64], other: &[u64]) -> bool {
+    let mut grew = false;
+    for (word, new) in into.iter_mut().zip(other) {
+        grew |= *word | new != *word;
+        *word |= new;
+    }
+    grew
+}
+
+/// Writes into the empty `out` only `i` of `set` (when `keep`) or all of
+/// `set` but `i`.
+fn filter_into(set: &[u64], i: usize, keep: bool, out: &mut [u64]) {
+    if keep {
+        if contains(set, i) {
+            insert(out, i);
+        }
+    } else {
+        out.copy_from_slice(set);
+        out[i / 64] &= !(1 << (i % 64));
     }
 }
 
@@ -205,7 +219,7 @@ fn image_into(set: &[u64], table: &[Option<u32>], out: &mut [u64]) -> bool {
         let Some(j) = table[i] else {
             return false;
         };
-        out[j as usize / 64] |= 1 << (j % 64);
+        insert(out, j as usize);
     }
     true
 }
@@ -364,9 +378,7 @@ impl Analysis for Values<'_, '_> {
         let d = self.domain;
         let full = || Bits::full(d.len());
         if let Some((s, keep)) = d.test(&edge.label) {
-            let mut out = fact.clone();
-            out.filter(s, keep);
-            return out;
+            return fact.filter(s, keep);
         }
         match &edge.label {
             Label::Assign { lhs, rhs } if d.writes_key(lhs) => {
@@ -423,7 +435,7 @@ impl Explorer<'_, '_> {
     fn never_read(&self, start: NodeId) -> bool {
         let mut identity = vec![0; self.keys.len() * self.stride];
         for (row, &c) in identity.chunks_mut(self.stride).zip(&self.keys) {
-            row[c / 64] |= 1 << (c % 64);
+            insert(row, c);
         }
         let identity = Relation(Some(identity));
         let mut at: FxMap<NodeId, Relation> = FxMap::default();
@@ -471,15 +483,7 @@ impl Explorer<'_, '_> {
                 self.reads(rhs, relation)?;
                 Ok(Some(match d.test(label) {
                     Some((s, keep)) => self.map_rows(relation, |row, out| {
-                        let had = row[s / 64] >> (s % 64) & 1 == 1;
-                        if keep {
-                            if had {
-                                out[s / 64] |= 1 << (s % 64);
-                            }
-                        } else {
-                            out.copy_from_slice(row);
-                            out[s / 64] &= !(1 << (s % 64));
-                        }
+                        filter_into(row, s, keep, out);
                         true
                     }),
                     None => relation.clone(),
@@ -491,7 +495,7 @@ impl Explorer<'_, '_> {
                 self.assigned(lhs, relation, || {
                     if let Some(s) = d.symbol(rhs) {
                         self.map_rows(relation, |_, out| {
-                            out[s / 64] |= 1 << (s % 64);
+                            insert(out, s);
                             true
                         })
                     } else if d.is_key(rhs) {
@@ -609,7 +613,7 @@ impl Explorer<'_, '_> {
                 Some(rows) => rows
                     .chunks(self.stride)
                     .zip(&self.keys)
-                    .any(|(row, &c)| row[c / 64] >> (c % 64) & 1 == 1),
+                    .any(|(row, &c)| contains(row, c)),
             };
         }
         match d.symbol(key) {
@@ -632,14 +636,7 @@ fn join_into(at: &mut FxMap<NodeId, Relation>, node: NodeId, new: Relation) -> b
                 *slot = None;
                 true
             }
-            (Some(rows), Some(new_rows)) => {
-                let mut grew = false;
-                for (word, new) in rows.iter_mut().zip(&new_rows) {
-                    grew |= *word | new != *word;
-                    *word |= new;
-                }
-                grew
-            }
+            (Some(rows), Some(new_rows)) => union_into(rows, &new_rows),
         },
     }
 }
