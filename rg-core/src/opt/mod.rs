@@ -24,6 +24,7 @@ mod graph;
 mod infer_disjoint;
 mod infer_tag_index;
 mod inline_assignment;
+mod inline_check_assignments;
 mod inline_reachability;
 mod join_exclusive;
 mod join_prefixes;
@@ -90,6 +91,7 @@ pub fn default_pipeline() -> Vec<Box<dyn Pass>> {
         Box::new(prune_singleton_types::PruneSingletonTypes),
         Box::new(skip_unused_tags::SkipUnusedTags),
         Box::new(compact_comparisons::CompactComparisons),
+        Box::new(inline_check_assignments::InlineCheckAssignments),
         Box::new(inline_reachability::InlineReachability),
         Box::new(prune_subsumed_checks::PruneSubsumedChecks),
         Box::new(merge_accesses::MergeAccesses),
