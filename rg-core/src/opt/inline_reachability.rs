@@ -5,6 +5,8 @@
 //! A negated check over a single chain of tests becomes the alternatives
 //! "the first test fails", "the first holds and the second fails", … .
 //! The engine then evaluates the tests in place, without a nested search.
+//! A check from a node to itself always holds (the empty walk): it
+//! becomes a skip, and its negation, which never holds, disappears.
 
 use crate::fx_hash::{FxMap, FxSet};
 
@@ -54,6 +56,15 @@ impl Pass for InlineReachability {
             };
             let ends = index.ends[k];
             let check = ends.reach.expect("a check");
+            // The empty walk reaches the start: `? a -> a` always holds.
+            if check.0 == check.1 {
+                let always = Edge {
+                    label: Label::Skip,
+                    ..e.clone()
+                };
+                replaced.push((k, if *negated { vec![] } else { vec![always] }));
+                continue;
+            }
             let Some(region) = pure_region(game, &index, &outgoing, check, ends.from) else {
                 continue;
             };
@@ -311,6 +322,22 @@ mod tests {
         begin, f: v != 0;
         begin, begin_i3: v == 0;
         begin_i3, f: w != 1;
+        ");
+    }
+
+    #[test]
+    fn checks_of_a_node_from_itself_are_decided() {
+        let (changed, out) = after(
+            &InlineReachability,
+            "var v: Bool = 0;\nbegin, t: ? a -> a;\nbegin, f: ! a -> a;\na, b: v == 1;\nt, end: player = keeper;\nf, end: player = keeper;\n",
+        );
+        assert!(changed);
+        insta::assert_snapshot!(out, @r"
+        var v: Bool = 0;
+        a, b: v == 1;
+        t, end: player = keeper;
+        f, end: player = keeper;
+        begin, t: ;
         ");
     }
 }
