@@ -9,6 +9,11 @@
 //!   through `b` reach `c`, so `c`'s outgoing edges leave from `b`.
 //! - **Trailing** — a check's target `y` is entered only by the skip from
 //!   `x` and has no edges of its own: reaching `y` is reaching `x`.
+//! - **Leading** — `begin`'s only edge is the skip to `c`: `c` becomes
+//!   `begin` (`begin` keeps its name, so `c`'s edges move to it).
+//! - **Bypass** — every edge entering `c` is a skip and `c` has a single
+//!   edge `c, d: L`: each skip `b, c` becomes `b, d: L` (one edge less,
+//!   and `L` is still taken once on every walk through `c`).
 //!
 //! Fixed nodes (`begin`, `end`, pragma nodes) keep their identity; a node
 //! where a move may end is not merged away in games with a random player
@@ -16,8 +21,8 @@
 //! into `end` by an assignment to `player` (that would make a stuck state
 //! terminal).
 
-use crate::ast::{Game, Label};
-use crate::builtins::END;
+use crate::ast::{Edge, Game, Label};
+use crate::builtins::{BEGIN, END};
 
 use super::graph::{EdgeGraph, NodeId};
 use super::Pass;
@@ -37,13 +42,16 @@ impl Pass for CompactSkipEdges {
         let random = super::has_random(game);
         let mut g = EdgeGraph::take(game);
         let end = g.id(END);
+        let begin = g.id(BEGIN);
         let mut changed = false;
         loop {
             let mut progress = false;
             for node in g.nodes() {
                 progress |= forward(&mut g, node, random, end)
                     || backward(&mut g, node, end)
-                    || trailing(&mut g, node);
+                    || trailing(&mut g, node)
+                    || (Some(node) == begin && !random && leading(&mut g, node))
+                    || bypass(&mut g, node);
             }
             if !progress {
                 break;
@@ -122,6 +130,66 @@ fn trailing(g: &mut EdgeGraph, y: NodeId) -> bool {
     true
 }
 
+fn leading(g: &mut EdgeGraph, begin: NodeId) -> bool {
+    // Were `begin` a check's target, walks reaching `c` would reach it.
+    if g.is_reach_target(begin) {
+        return false;
+    }
+    let Some((skip, c)) = only_skip_out(g, begin) else {
+        return false;
+    };
+    if g.is_fixed(c) || g.is_reach_start(c) || g.is_reach_target(c) {
+        return false;
+    }
+    g.remove(skip);
+    g.move_leaving(c, begin);
+    g.move_entering(c, begin);
+    true
+}
+
+fn bypass(g: &mut EdgeGraph, c: NodeId) -> bool {
+    if g.is_fixed(c) || g.is_reach_start(c) || g.is_reach_target(c) {
+        return false;
+    }
+    let (entering, leaving) = (g.entering(c), g.leaving(c));
+    // Each of the k skips gets a copy of the m edges: k + m edges become
+    // k * m, allowed up to twice as many (each walk then evaluates the
+    // same labels without the skip in between).
+    let (k, m) = (entering.len(), leaving.len());
+    if k == 0 || m == 0 || k * m > 2 * (k + m) {
+        return false;
+    }
+    if entering
+        .iter()
+        .any(|&e| g.edge(e).label != Label::Skip || g.from(e) == c)
+        || leaving.iter().any(|&e| g.to(e) == c)
+    {
+        return false;
+    }
+    let (skips, outs) = (entering.to_vec(), leaving.to_vec());
+    // The first edge is taken over by the skips themselves (keeping their
+    // place in the output), the others are added.
+    for &out in &outs[1..] {
+        let (edge, to) = (g.edge(out).clone(), g.name(g.to(out)).to_string());
+        for &skip in &skips {
+            g.add(Edge {
+                from: g.name(g.from(skip)).to_string(),
+                to: to.clone(),
+                ..edge.clone()
+            });
+        }
+        g.remove(out);
+    }
+    let first = outs[0];
+    let label = g.edge(first).label.clone();
+    for &skip in &skips {
+        g.relabel(skip, label.clone());
+    }
+    g.move_entering(c, g.to(first));
+    g.remove(first);
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::test_support::after;
@@ -165,5 +233,63 @@ mod tests {
         // A move ending at `s` is not redirected into `end`.
         let (changed, out) = after(&CompactSkipEdges, "begin, s: player = keeper;\ns, end: ;\n");
         assert!(!changed, "{out}");
+    }
+
+    #[test]
+    fn begin_takes_over_the_node_after_its_only_skip() {
+        let (changed, out) = after(
+            &CompactSkipEdges,
+            "var v: Bool = 0;\nbegin, a: ;\na, b: v == 0;\na, c: v == 1;\nb, a: v = 1;\nc, end: player = keeper;\n",
+        );
+        assert!(changed);
+        insta::assert_snapshot!(out, @r"
+        var v: Bool = 0;
+        begin, b: v == 0;
+        begin, c: v == 1;
+        b, begin: v = 1;
+        c, end: player = keeper;
+        ");
+        // Were `begin` a check's target, reaching `a` would reach it.
+        let (changed, out) = after(
+            &CompactSkipEdges,
+            "var v: Bool = 0;\nbegin, a: ;\na, b: v == 0;\na, c: ? a -> begin;\nb, a: v = 1;\nc, end: player = keeper;\n",
+        );
+        assert!(!changed, "{out}");
+    }
+
+    #[test]
+    fn nodes_entered_by_skips_only_are_bypassed() {
+        // Two skips into `c`, two edges out of it: four edges either way,
+        // one node less.
+        let (changed, out) = after(
+            &CompactSkipEdges,
+            "var v: Bool = 0;\nbegin, a: v == 0;\nbegin, b: v == 1;\na, c: ;\na, a: v = 1;\nb, c: ;\nb, b: v = 0;\n\
+             c, d: v == 0;\nc, e: v == 1;\nd, end: player = keeper;\ne, end: player = keeper;\n",
+        );
+        assert!(changed);
+        insta::assert_snapshot!(out, @r"
+        var v: Bool = 0;
+        begin, a: v == 0;
+        begin, b: v == 1;
+        a, d: v == 0;
+        a, a: v = 1;
+        b, d: v == 0;
+        b, b: v = 0;
+        d, end: player = keeper;
+        e, end: player = keeper;
+        a, e: v == 1;
+        b, e: v == 1;
+        ");
+        // Five skips into `c` and four edges out: 20 copies are more than
+        // twice the 9 edges there were.
+        let mut source = String::from("var v: Bool = 0;\n");
+        for p in ["a", "b", "f", "g", "h"] {
+            source.push_str(&format!(
+                "begin, {p}: v == 0;\n{p}, {p}: v = 1;\n{p}, c: ;\n"
+            ));
+        }
+        source.push_str("c, d: v == 0;\nc, e: v == 1;\nc, e: v == 0;\nc, end: player = keeper;\nd, end: player = keeper;\ne, end: player = keeper;\n");
+        let (_, out) = after(&CompactSkipEdges, &source);
+        assert!(out.contains("c, d: v == 0;"), "{out}");
     }
 }

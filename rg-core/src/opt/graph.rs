@@ -270,6 +270,19 @@ impl EdgeGraph {
         self.link(k, ends);
     }
 
+    /// Replaces the label of live edge `k` (its ends stay; a check label
+    /// is re-indexed by its start and target).
+    pub fn relabel(&mut self, k: usize, label: Label) {
+        let reach = match &label {
+            Label::Reach { from, to, .. } => Some((self.intern(from), self.intern(to))),
+            _ => None,
+        };
+        self.relink(k, |e, ends| {
+            e.label = label;
+            ends.reach = reach;
+        });
+    }
+
     /// The id of a node name (`None`: never mentioned).
     pub fn id(&self, node: &str) -> Option<NodeId> {
         self.nodes.get(node)
