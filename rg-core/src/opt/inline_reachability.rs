@@ -3,7 +3,9 @@
 //! ignored) is replaced by the sub-automaton itself:
 //! `s, t: ? a -> c; a, b: e1; b, c: e2;` → `s, x: e1; x, t: e2;`.
 //! A negated check over a single chain of tests becomes the alternatives
-//! "the first test fails", "the first holds and the second fails", … .
+//! "the first test fails", "the first holds and the second fails", … ;
+//! one over alternative tests from its start to its target becomes the
+//! chain "every test fails".
 //! The engine then evaluates the tests in place, without a nested search.
 //! A check from a node to itself always holds (the empty walk): it
 //! becomes a skip, and its negation, which never holds, disappears.
@@ -84,6 +86,7 @@ impl Pass for InlineReachability {
             });
             let copy = if *negated {
                 negated_chain(game, &region, from, to, e, nodes)
+                    .or_else(|| negated_alternatives(game, &region, from, to, e, nodes))
             } else {
                 Some(positive_copy(game, &region, from, to, e, nodes))
             };
@@ -261,22 +264,9 @@ fn negated_chain(
     let mut out = Vec::new();
     let mut at = check.from.clone();
     for (i, label) in tests.iter().enumerate() {
-        let negation = match label {
-            Label::Compare { negated, lhs, rhs } => Label::Compare {
-                negated: !negated,
-                lhs: lhs.clone(),
-                rhs: rhs.clone(),
-            },
-            Label::Reach { negated, from, to } => Label::Reach {
-                negated: !negated,
-                from: from.clone(),
-                to: to.clone(),
-            },
-            _ => return None,
-        };
         out.push(Edge {
             at: check.at,
-            ..Edge::new(at.clone(), check.to.clone(), negation)
+            ..Edge::new(at.clone(), check.to.clone(), negation(label)?)
         });
         if i + 1 < tests.len() {
             let next = fresh(&check.from, nodes);
@@ -289,6 +279,62 @@ fn negated_chain(
     }
     // An empty chain always holds: its negation never does (no edge).
     Some(out)
+}
+
+/// `! start -> target` over tests that each lead from the start straight
+/// to the target: all of them fail, one after the other.
+fn negated_alternatives(
+    game: &Game,
+    region: &[usize],
+    start: &str,
+    target: &str,
+    check: &Edge,
+    nodes: &mut FxSet<String>,
+) -> Option<Vec<Edge>> {
+    let edges: Vec<&Edge> = region.iter().map(|&k| &game.edges[k]).collect();
+    if edges.iter().any(|e| e.from != start || e.to != target) {
+        return None;
+    }
+    // A skip or a tag (ignored in checks) straight to the target: the
+    // check always holds, its negation never does (no edge).
+    if edges
+        .iter()
+        .any(|e| matches!(e.label, Label::Skip | Label::Tag(_) | Label::VarTag(_)))
+    {
+        return Some(Vec::new());
+    }
+    let mut out = Vec::new();
+    let mut at = check.from.clone();
+    for (i, e) in edges.iter().enumerate() {
+        let next = if i + 1 < edges.len() {
+            fresh(&check.from, nodes)
+        } else {
+            check.to.clone()
+        };
+        out.push(Edge {
+            at: check.at,
+            ..Edge::new(at, next.clone(), negation(&e.label)?)
+        });
+        at = next;
+    }
+    Some(out)
+}
+
+/// The test that holds exactly when `label` fails.
+fn negation(label: &Label) -> Option<Label> {
+    match label {
+        Label::Compare { negated, lhs, rhs } => Some(Label::Compare {
+            negated: !negated,
+            lhs: lhs.clone(),
+            rhs: rhs.clone(),
+        }),
+        Label::Reach { negated, from, to } => Some(Label::Reach {
+            negated: !negated,
+            from: from.clone(),
+            to: to.clone(),
+        }),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -339,5 +385,30 @@ mod tests {
         f, end: player = keeper;
         begin, t: ;
         ");
+    }
+
+    #[test]
+    fn negated_alternatives_become_a_chain_of_failing_tests() {
+        let (changed, out) = after(
+            &InlineReachability,
+            "var v: Bool = 0;\nvar w: Bool = 0;\nbegin, f: ! a -> b;\na, b: v == 1;\na, b: w != 0;\nf, end: player = keeper;\n",
+        );
+        assert!(changed);
+        insta::assert_snapshot!(out, @r"
+        var v: Bool = 0;
+        var w: Bool = 0;
+        a, b: v == 1;
+        a, b: w != 0;
+        f, end: player = keeper;
+        begin, begin_i1: v != 1;
+        begin_i1, f: w == 0;
+        ");
+        // A skip among the alternatives: the check always holds.
+        let (changed, out) = after(
+            &InlineReachability,
+            "var v: Bool = 0;\nbegin, f: ! a -> b;\nbegin, end: player = keeper;\na, b: v == 1;\na, b: ;\nf, end: player = keeper;\n",
+        );
+        assert!(changed);
+        assert!(!out.contains("begin, f"), "{out}");
     }
 }
