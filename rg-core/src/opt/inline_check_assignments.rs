@@ -41,11 +41,7 @@ impl Pass for InlineCheckAssignments {
     }
 
     fn run(&self, game: &mut Game) -> bool {
-        if !game
-            .edges
-            .iter()
-            .any(|e| matches!(e.label, Label::Reach { .. }))
-        {
+        if !super::has_checks(game) {
             return false;
         }
         let rewrites = {

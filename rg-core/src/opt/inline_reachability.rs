@@ -34,11 +34,7 @@ impl Pass for InlineReachability {
     }
 
     fn run(&self, game: &mut Game) -> bool {
-        if !game
-            .edges
-            .iter()
-            .any(|e| matches!(e.label, Label::Reach { .. }))
-        {
+        if !super::has_checks(game) {
             return false;
         }
         let index = NodeIndex::new(game);

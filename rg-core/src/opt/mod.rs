@@ -248,6 +248,13 @@ pub(crate) fn pragma_nodes(game: &Game) -> FxSet<String> {
     nodes
 }
 
+/// Whether some edge is a reachability check.
+pub(crate) fn has_checks(game: &Game) -> bool {
+    game.edges
+        .iter()
+        .any(|e| matches!(e.label, Label::Reach { .. }))
+}
+
 /// Whether the random player can be on move: some expression mentions the
 /// symbol `random`. Passes that change which node a move ends at, or which
 /// variables exist, avoid doing so in such games, because perft merges
