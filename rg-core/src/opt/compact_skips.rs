@@ -11,9 +11,10 @@
 //!   `x` and has no edges of its own: reaching `y` is reaching `x`.
 //! - **Leading** — `begin`'s only edge is the skip to `c`: `c` becomes
 //!   `begin` (`begin` keeps its name, so `c`'s edges move to it).
-//! - **Bypass** — every edge entering `c` is a skip and `c` has a single
-//!   edge `c, d: L`: each skip `b, c` becomes `b, d: L` (one edge less,
-//!   and `L` is still taken once on every walk through `c`).
+//! - **Bypass** — every edge entering `c` is a skip: each skip `b, c`
+//!   is replaced by copies `b, d: L` of `c`'s edges `c, d: L` (every walk
+//!   through `c` still takes one of them), when that at most doubles the
+//!   edges involved; no move ends at `c`, so no state changes name.
 //!
 //! Fixed nodes (`begin`, `end`, pragma nodes) keep their identity; a node
 //! where a move may end is not merged away in games with a random player
