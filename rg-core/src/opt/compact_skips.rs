@@ -108,7 +108,7 @@ fn backward(g: &mut EdgeGraph, c: NodeId, end: Option<NodeId>) -> bool {
     let Some((skip, b)) = only_skip_in(g, c) else {
         return false;
     };
-    if Some(b) == end {
+    if Some(b) == end || tag_loop_to(g, g.leaving(c), b) {
         return false;
     }
     g.remove(skip);
@@ -129,6 +129,14 @@ fn trailing(g: &mut EdgeGraph, y: NodeId) -> bool {
     g.remove(skip);
     g.rename_target(y, x);
     true
+}
+
+/// Whether one of `edges` is a tag to `node`: moved to leave `node`, it
+/// would be a tag loop, which the checker rejects.
+fn tag_loop_to(g: &EdgeGraph, edges: &[usize], node: NodeId) -> bool {
+    edges
+        .iter()
+        .any(|&k| g.to(k) == node && matches!(g.edge(k).label, Label::Tag(_) | Label::VarTag(_)))
 }
 
 fn leading(g: &mut EdgeGraph, begin: NodeId) -> bool {
@@ -168,6 +176,12 @@ fn bypass(g: &mut EdgeGraph, c: NodeId) -> bool {
         return false;
     }
     let (skips, outs) = (entering.to_vec(), leaving.to_vec());
+    if skips
+        .iter()
+        .any(|&skip| tag_loop_to(g, &outs, g.from(skip)))
+    {
+        return false;
+    }
     // The first edge is taken over by the skips themselves (keeping their
     // place in the output), the others are added.
     for &out in &outs[1..] {
@@ -292,5 +306,12 @@ mod tests {
         source.push_str("c, d: v == 0;\nc, e: v == 1;\nc, e: v == 0;\nc, end: player = keeper;\nd, end: player = keeper;\ne, end: player = keeper;\n");
         let (_, out) = after(&CompactSkipEdges, &source);
         assert!(out.contains("c, d: v == 0;"), "{out}");
+        // Bypassing `c` would make `b1, b1: $ z;`, a tag loop.
+        let (_, out) = after(
+            &CompactSkipEdges,
+            "var v: Bool = 0;\nbegin, u: v == 0;\nu, u1: ! b1 -> q;\nu1, u2: ! b2 -> q;\nu2, end: player = keeper;\n\
+             b1, c: ;\nb2, c: ;\nc, b1: $ z;\nb1, q: v == 1;\nb2, q: v == 1;\n",
+        );
+        assert!(!out.contains("b1, b1"), "{out}");
     }
 }

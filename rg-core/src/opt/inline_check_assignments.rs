@@ -171,8 +171,10 @@ impl<'g> Trees<'g> {
 
     /// The variable a whole-value assignment writes, if it may be
     /// replaced by substitution (not `player`: that would end a move).
+    /// A cast on the left (`L(k) = c`) may store a value outside the
+    /// variable's own type: such assignments stay.
     fn plain_variable<'e>(&self, lhs: &'e Expr) -> Option<&'e str> {
-        match lhs.without_casts() {
+        match lhs {
             Expr::Ref(name, _)
                 if name != crate::builtins::PLAYER_VAR
                     && self.typing.variables.contains_key(name.as_str()) =>
@@ -193,6 +195,11 @@ impl<'g> Trees<'g> {
         let declared = self.typing.variables.get(variable)?;
         if self.typing.of(&value).is_some_and(|ty| ty.equals(declared)) {
             return Some(value);
+        }
+        // A cast does not re-key a map (only an assignment copies it key
+        // by key): map values of another type stay assigned.
+        if declared.arrow().is_some() {
+            return None;
         }
         let declaration = self.game.variables.iter().find(|v| v.name == variable)?;
         match &declaration.ty {
@@ -308,5 +315,16 @@ mod tests {
              begin, s: ? p -> q;\ns, end: player = keeper;\n\
              p, p1: player = keeper;\np1, q: x == b;\n";
         assert!(!after(&InlineCheckAssignments, player).0);
+        // A cast on the left may store `c`, outside `k`'s own type.
+        let widened = "type K = { a, b };\ntype L = { a, b, c };\nvar k: K = a;\n\
+             begin, s: ? p -> q;\ns, end: player = keeper;\n\
+             p, p1: L(k) = c;\np1, q: k == a;\n";
+        assert!(!after(&InlineCheckAssignments, widened).0);
+        // A cast does not re-key a map of another type.
+        let maps = "type K = { a, b };\ntype K2 = { a, b, c };\ntype A = K -> Bool;\ntype A2 = K2 -> Bool;\n\
+             var m: A = { :0 };\nvar z: A2 = { :0, c: 1 };\nvar y: A = { :0 };\n\
+             begin, s: ? p -> q;\ns, end: player = keeper;\n\
+             p, p1: m = z;\np1, q: m == y;\n";
+        assert!(!after(&InlineCheckAssignments, maps).0);
     }
 }

@@ -272,6 +272,7 @@ pub(crate) fn has_random(game: &Game) -> bool {
         Label::Compare { lhs, rhs, .. } => mentions(lhs) || mentions(rhs),
         _ => false,
     }) || game.constants.iter().any(|c| value_mentions(&c.value))
+        || game.variables.iter().any(|v| value_mentions(&v.value))
 }
 
 /// Whether a constant's value mentions `random` (as `has_random` always
@@ -370,5 +371,17 @@ mod tests {
         // board 5 × 2 bits, flag 1, goals 2 × 0, player 2 bits (4 values), visible 2 × 1.
         assert_eq!(size.state_bits, 10 + 1 + 2 + 2);
         assert_eq!(size.variables, 2);
+    }
+
+    #[test]
+    fn random_moves_are_seen_in_initial_values_too() {
+        let game = |value: &str| {
+            crate::parse::parse_game(&format!(
+                "type Player = {{ x }};\ntype Score = {{ 0 }};\nvar m: Bool -> PlayerOrSystem = {value};\nvar v: Bool = 0;\nbegin, end: player = m[v];\n"
+            ))
+            .unwrap()
+        };
+        assert!(has_random(&game("{ :random, 1: x }")));
+        assert!(!has_random(&game("{ :keeper, 1: x }")));
     }
 }
