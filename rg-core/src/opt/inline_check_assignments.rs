@@ -14,7 +14,7 @@
 //! A substituted value whose type differs from the variable's gets a cast
 //! to the variable's type, so that every access stays well typed.
 
-use crate::ast::{Expr, Game, Label, Type};
+use crate::ast::{At, Expr, Game, Label};
 use crate::builtins::{BEGIN, END};
 use crate::fx_hash::{FxMap, FxSet};
 
@@ -201,11 +201,9 @@ impl<'g> Trees<'g> {
         if declared.arrow().is_some() {
             return None;
         }
-        let declaration = self.game.variables.iter().find(|v| v.name == variable)?;
-        match &declaration.ty {
-            Type::Name(name, at) => Some(Expr::Cast(name.clone(), Box::new(value), *at)),
-            _ => None,
-        }
+        // A resolved type remembers the alias it was declared by.
+        let name = declared.name.clone()?;
+        Some(Expr::Cast(name, Box::new(value), At::NOWHERE))
     }
 }
 
