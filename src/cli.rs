@@ -1,6 +1,7 @@
 //! Command-line arguments (clap).
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
@@ -44,8 +45,8 @@ pub enum Command {
         #[arg(long)]
         json: bool,
         /// Stop after this many seconds, reporting the depths completed.
-        #[arg(long, value_name = "SECS")]
-        time_limit: Option<f64>,
+        #[arg(long, value_name = "SECS", value_parser = positive_seconds)]
+        time_limit: Option<Duration>,
         /// GDL: classic joint-move perft (one step of all roles per depth)
         /// instead of the sequential per-role moves of the RG translation.
         #[arg(long)]
@@ -125,8 +126,8 @@ pub enum Command {
         verify_depth: Option<u32>,
         /// Time allowed per game for verification, in seconds (translation
         /// is bounded by its own limits, e.g. GDL grounding's).
-        #[arg(long, value_name = "SECS", default_value_t = 60.0)]
-        time_limit: f64,
+        #[arg(long, value_name = "SECS", value_parser = positive_seconds, default_value = "60")]
+        time_limit: Duration,
         /// Games converted in parallel (default: the number of CPUs).
         #[arg(long, value_name = "N")]
         jobs: Option<usize>,
@@ -155,8 +156,8 @@ pub enum Command {
         #[arg(long, value_name = "D")]
         depth: u32,
         /// Stop after this many seconds per comparison, saying how deep it got.
-        #[arg(long, value_name = "SECS")]
-        time_limit: Option<f64>,
+        #[arg(long, value_name = "SECS", value_parser = positive_seconds)]
+        time_limit: Option<Duration>,
         #[command(flatten)]
         model: ModelArgs,
     },
@@ -236,4 +237,13 @@ pub struct BenchArgs {
     /// Write the report here instead of printing it.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
+}
+
+/// Parses `--time-limit SECS`: a positive, finite number of seconds (the
+/// one rule every command's time limit follows).
+fn positive_seconds(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>().map(Duration::try_from_secs_f64) {
+        Ok(Ok(limit)) if !limit.is_zero() => Ok(limit),
+        _ => Err(format!("must be a positive number of seconds, not {text}")),
+    }
 }

@@ -3,6 +3,7 @@
 
 mod cli;
 mod commands;
+mod pipeline;
 mod source;
 
 use std::process::ExitCode;

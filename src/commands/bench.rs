@@ -22,9 +22,9 @@ use rg_core::model::{perft, Budget, ForwardModel, Player};
 use rg_core::opt::{default_pipeline, optimize, Size};
 use serde::Serialize;
 
-use super::models::{engine_options, gdl_reasoner, rbg_interpreter};
-use super::translate;
 use crate::cli::{BenchArgs, ModelArgs};
+use crate::pipeline::models::{engine_options, gdl_reasoner, rbg_interpreter};
+use crate::pipeline::translation;
 use crate::source::{game_files, CliError, Language, Source};
 
 /// Moves allowed in one playout before it counts as endless.
@@ -188,7 +188,7 @@ fn bench_file(path: &Path, options: &BenchArgs) -> GameBench {
 fn measure(path: &Path, options: &BenchArgs, bench: &mut GameBench) -> Result<(), String> {
     let source = Source::read(path).map_err(|e| e.to_string())?;
     let started = Instant::now();
-    let game = translate::translate_game(&source)
+    let game = translation::translate_game(&source)
         .map_err(|d| first_message(&d))?
         .game;
     bench.translate_ms = Some(millis(started.elapsed()));

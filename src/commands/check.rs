@@ -29,7 +29,7 @@ pub fn run(path: &Path) -> Result<ExitCode, CliError> {
             Ok(ExitCode::SUCCESS)
         }
         Language::Hrg => {
-            let translated = super::translate::to_rg(&source)?;
+            let translated = crate::pipeline::translation::to_rg(&source)?;
             if !translated.warnings.is_empty() {
                 eprintln!("{}", source.render(&translated.warnings));
             }

@@ -1,18 +1,19 @@
-//! One module per subcommand.
+//! One module per subcommand; what several share lives in
+//! [`crate::pipeline`].
 
 mod bench;
 mod check;
 mod convert;
+mod dot;
 mod fmt;
-mod models;
 mod moves;
-mod optimize;
-mod parallel_perft;
+mod passes;
 mod perft;
 mod play;
+mod preprocess;
 mod stats;
 mod translate;
-pub mod verify;
+mod verify;
 
 use std::process::ExitCode;
 
@@ -39,8 +40,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             output,
             svg,
             optimize,
-        } => stats::dot(&file, output.as_deref(), svg, &optimize),
-        Command::Passes => optimize::list(),
+        } => dot::run(&file, output.as_deref(), svg, &optimize),
+        Command::Passes => passes::run(),
         Command::Bench(args) => bench::run(&args),
         Command::Convert {
             dir,
@@ -52,18 +53,13 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             bless,
             model,
         } => {
-            if !(time_limit.is_finite() && time_limit > 0.0) {
-                return Err(CliError::Usage(format!(
-                    "--time-limit must be a positive number of seconds, not {time_limit}"
-                )));
-            }
             let jobs =
                 jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             convert::run(convert::ConvertOptions {
                 dir,
                 out: output,
                 verify_depth,
-                time_limit: std::time::Duration::from_secs_f64(time_limit),
+                time_limit,
                 jobs,
                 against,
                 bless,
@@ -86,7 +82,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             time_limit,
             model,
         } => verify::run(&file, depth, time_limit, &model),
-        Command::Preprocess { file } => translate::preprocess(&file),
+        Command::Preprocess { file } => preprocess::run(&file),
         Command::Play {
             file,
             playouts,

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use rg_core::model::{list_moves, ForwardModel};
 
-use super::models::{runtime_error, with_model, ModelTask};
 use crate::cli::ModelArgs;
+use crate::pipeline::models::{runtime_error, with_model, ModelTask};
 use crate::source::{CliError, Source};
 
 pub fn run(path: &Path, args: &ModelArgs) -> Result<ExitCode, CliError> {

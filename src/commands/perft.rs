@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use rg_core::model::{perft_series, Budget, ForwardModel, LimitError};
 
-use super::models::{with_model, ModelTask};
-use super::parallel_perft::perft_series_parallel;
 use crate::cli::ModelArgs;
+use crate::pipeline::models::{with_model, ModelTask};
+use crate::pipeline::parallel_perft::perft_series_parallel;
 use crate::source::{CliError, Source};
 
 pub fn run(
@@ -16,22 +16,12 @@ pub fn run(
     depth: u32,
     args: &ModelArgs,
     json: bool,
-    time_limit: Option<f64>,
+    time_limit: Option<Duration>,
     joint: bool,
     threads: Option<usize>,
 ) -> Result<ExitCode, CliError> {
     let source = Source::read(path)?;
-    let budget = match time_limit {
-        Some(secs) if secs.is_finite() && secs > 0.0 => {
-            Budget::with_time_limit(Duration::from_secs_f64(secs))
-        }
-        Some(secs) => {
-            return Err(CliError::Usage(format!(
-                "--time-limit must be a positive number of seconds, not {secs}"
-            )))
-        }
-        None => Budget::unlimited(),
-    };
+    let budget = time_limit.map_or_else(Budget::unlimited, Budget::with_time_limit);
     let (results, stopped) = if joint {
         joint_series(&source, args, depth, budget)?
     } else {
@@ -116,7 +106,7 @@ fn joint_series(
     depth: u32,
     mut budget: Budget,
 ) -> Result<PerftSeries, CliError> {
-    use super::models::{gdl_reasoner, propnet_model, via, Via};
+    use crate::pipeline::models::{gdl_reasoner, propnet_model, via, Via};
     use crate::source::Language;
     if source.language != Language::Gdl {
         return Err(CliError::Usage(

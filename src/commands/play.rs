@@ -7,8 +7,8 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rg_core::model::{run_playouts, ForwardModel, Player};
 
-use super::models::{runtime_error, with_model, ModelTask};
 use crate::cli::ModelArgs;
+use crate::pipeline::models::{runtime_error, with_model, ModelTask};
 use crate::source::{CliError, Source};
 
 /// Moves allowed in one playout before it is declared endless.

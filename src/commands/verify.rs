@@ -9,30 +9,20 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use rg_core::model::{Budget, ForwardModel};
-use rg_core::verify::{verify, Verdict};
+use rg_core::model::Budget;
 
-use super::models::{engine_for, gdl_reasoner, propnet_model, rbg_interpreter};
 use crate::cli::ModelArgs;
-use crate::source::{CliError, Language, Source};
+use crate::pipeline::comparisons::comparisons;
+use crate::source::{CliError, Source};
 
 pub fn run(
     path: &Path,
     depth: u32,
-    time_limit: Option<f64>,
+    time_limit: Option<Duration>,
     args: &ModelArgs,
 ) -> Result<ExitCode, CliError> {
     let source = Source::read(path)?;
-    let limit = match time_limit {
-        Some(secs) if secs.is_finite() && secs > 0.0 => Some(Duration::from_secs_f64(secs)),
-        Some(secs) => {
-            return Err(CliError::Usage(format!(
-                "--time-limit must be a positive number of seconds, not {secs}"
-            )))
-        }
-        None => None,
-    };
-    let budget = || limit.map_or_else(Budget::unlimited, Budget::with_time_limit);
+    let budget = || time_limit.map_or_else(Budget::unlimited, Budget::with_time_limit);
     let verdicts = comparisons(&source, depth, args, &budget)?;
     let mut all_agree = true;
     for (what, verdict) in &verdicts {
@@ -44,92 +34,4 @@ pub fn run(
     } else {
         ExitCode::from(1)
     })
-}
-
-/// Every comparison that applies to the file, with its verdict.
-pub fn comparisons(
-    source: &Source,
-    depth: u32,
-    args: &ModelArgs,
-    budget: &dyn Fn() -> Budget,
-) -> Result<Vec<(String, Verdict)>, CliError> {
-    let compare = |a: &dyn Checkable, name: &str| -> Result<(String, Verdict), CliError> {
-        let game = super::translate::to_rg(source)?.game;
-        let game = super::optimize::apply(game, &args.optimize)?;
-        let engine = engine_for(source, &game, args)?;
-        Ok((
-            format!("{name} vs RG translation"),
-            a.against(&engine, depth, &mut budget()),
-        ))
-    };
-    Ok(match source.language {
-        Language::Rbg => vec![compare(&rbg_interpreter(source)?, "native interpreter")?],
-        Language::Gdl => {
-            let reasoner = gdl_reasoner(source)?;
-            let propnet = propnet_model(source)?;
-            vec![
-                (
-                    "native reasoner vs propnet".to_string(),
-                    verify(&reasoner, &propnet, depth, &mut budget()),
-                ),
-                compare(&reasoner, "native reasoner")?,
-            ]
-        }
-        Language::Rg | Language::Hrg => {
-            let game = super::translate::to_rg(source)?.game;
-            let optimized = if args.optimize.optimize || args.optimize.passes.is_some() {
-                super::optimize::apply(game.clone(), &args.optimize)?
-            } else {
-                super::optimize::apply(
-                    game.clone(),
-                    &crate::cli::OptimizeArgs {
-                        optimize: true,
-                        passes: None,
-                    },
-                )?
-            };
-            let plain = engine_for(source, &game, args)?;
-            let optimized = engine_for(source, &optimized, args)?;
-            vec![(
-                "RG vs optimized RG".to_string(),
-                verify(&plain, &optimized, depth, &mut budget()),
-            )]
-        }
-    })
-}
-
-/// A native model compared with an RG engine (object-safe wrapper over the
-/// generic verifier).
-trait Checkable {
-    fn against(&self, engine: &rg_core::engine::Engine, depth: u32, budget: &mut Budget)
-        -> Verdict;
-}
-
-impl<M: ForwardModel> Checkable for M {
-    fn against(
-        &self,
-        engine: &rg_core::engine::Engine,
-        depth: u32,
-        budget: &mut Budget,
-    ) -> Verdict {
-        verify(self, engine, depth, budget)
-    }
-}
-
-/// The file's native model against the RG engine running `game` (its
-/// translation): `None` when the language has no native model.
-pub fn against_native(
-    source: &Source,
-    game: &rg_core::ast::Game,
-    depth: u32,
-    budget: &mut Budget,
-    args: &ModelArgs,
-) -> Result<Option<Verdict>, CliError> {
-    let native: Box<dyn Checkable> = match source.language {
-        Language::Rbg => Box::new(rbg_interpreter(source)?),
-        Language::Gdl => Box::new(gdl_reasoner(source)?),
-        Language::Rg | Language::Hrg => return Ok(None),
-    };
-    let engine = engine_for(source, game, args)?;
-    Ok(Some(native.against(&engine, depth, budget)))
 }

@@ -5,6 +5,7 @@
 //! diagnostic. Work is spread over `--jobs` threads, each game with its own
 //! time limit; a progress bar counts ok / failed / mismatched games.
 
+mod outcome;
 mod report;
 mod snapshot;
 
@@ -18,12 +19,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rg_core::model::Budget;
 use rg_core::verify::Verdict;
 
-use super::models;
-use super::translate;
 use crate::cli::ModelArgs;
+use crate::pipeline::models;
+use crate::pipeline::translation;
 use crate::source::{CliError, Language, Source};
 
-pub use report::{GameReport, Status};
+pub use outcome::{GameReport, Status};
 
 /// Options of a conversion run.
 #[derive(Clone, Debug)]
@@ -154,7 +155,7 @@ fn convert_one(path: &Path, options: &ConvertOptions) -> GameReport {
         Err(e) => return report.failed(e.to_string()),
     };
     let start = Instant::now();
-    let translated = translate::translate_game(&source);
+    let translated = translation::translate_game(&source);
     report.translate_ms = start.elapsed().as_secs_f64() * 1000.0;
     let translated = match translated {
         Ok(t) => t,
@@ -197,7 +198,7 @@ fn convert_one(path: &Path, options: &ConvertOptions) -> GameReport {
         report.status = Status::Translated;
         return report;
     };
-    let game = match super::optimize::apply(translated.game, &options.model.optimize) {
+    let game = match crate::pipeline::optimizing::apply(translated.game, &options.model.optimize) {
         Ok(game) => game,
         Err(e) => return report.failed(e.to_string()),
     };
@@ -205,7 +206,13 @@ fn convert_one(path: &Path, options: &ConvertOptions) -> GameReport {
     // are bounded by their own limits (GDL grounding), and a slow one must
     // not leave the verification no time at all.
     let mut budget = Budget::with_time_limit(options.time_limit);
-    match super::verify::against_native(&source, &game, depth, &mut budget, &options.model) {
+    match crate::pipeline::comparisons::against_native(
+        &source,
+        &game,
+        depth,
+        &mut budget,
+        &options.model,
+    ) {
         Ok(Some(verdict)) => record_verdict(report, verdict),
         Ok(None) => {
             match models::translation_perft(&source, &game, depth, &mut budget, &options.model) {

@@ -4,85 +4,12 @@
 use std::fmt::Write;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use super::snapshot::{Change, Comparison};
+use super::outcome::{GameReport, Status};
+use super::snapshot::Comparison;
 use super::ConvertOptions;
 use crate::source::CliError;
-
-/// How a game fared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// Translated, and the native model agrees with the translation.
-    Verified,
-    /// Translated (not verified: not asked, or no native model).
-    Translated,
-    /// Not translated, or a model failed at run time.
-    Failed,
-    /// The native model and the translation disagree.
-    Mismatch,
-}
-
-impl Status {
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Verified => "verified",
-            Status::Translated => "translated",
-            Status::Failed => "failed",
-            Status::Mismatch => "mismatch",
-        }
-    }
-}
-
-/// One game's line in the reports.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct GameReport {
-    /// Path relative to the converted directory.
-    pub file: String,
-    pub language: String,
-    pub status: Status,
-    pub translate_ms: f64,
-    pub nodes: usize,
-    pub edges: usize,
-    /// The deepest depth at which perft was computed (and, when verified,
-    /// agreed).
-    pub verified_depth: Option<u32>,
-    /// Perft at depths 0..=verified_depth.
-    pub perft: Vec<u64>,
-    pub error: Option<String>,
-    /// The RG file written, relative to the output directory.
-    pub output: Option<String>,
-    /// Remarks: a time limit reached, no native model, ...
-    pub note: Option<String>,
-    /// With `--against`: how the translation changed.
-    pub change: Option<Change>,
-}
-
-impl GameReport {
-    pub fn new(file: String, language: &str) -> GameReport {
-        GameReport {
-            file,
-            language: language.to_string(),
-            status: Status::Failed,
-            translate_ms: 0.0,
-            nodes: 0,
-            edges: 0,
-            verified_depth: None,
-            perft: Vec::new(),
-            error: None,
-            output: None,
-            note: None,
-            change: None,
-        }
-    }
-
-    pub fn failed(mut self, error: String) -> GameReport {
-        self.status = Status::Failed;
-        self.error = Some(error);
-        self
-    }
-}
 
 /// Totals of a run.
 #[derive(Clone, Debug, Default, Serialize)]

@@ -8,31 +8,11 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::report::GameReport;
+use super::outcome::{Change, ChangeKind, GameReport};
 use crate::source::CliError;
 
 /// Lines of diff kept per changed game in the report.
 const MAX_DIFF_LINES: usize = 60;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ChangeKind {
-    Unchanged,
-    Changed,
-    New,
-    Removed,
-}
-
-/// How one game's translation compares with the snapshot.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Change {
-    pub kind: ChangeKind,
-    /// A short unified diff of the RG (changed games).
-    pub diff: Option<String>,
-    /// Perft at the verified depth before and after, as (depth, count).
-    pub perft_before: Option<(u32, u64)>,
-    pub perft_after: Option<(u32, u64)>,
-}
 
 /// The comparison of a whole run with the snapshot.
 #[derive(Clone, Debug, Default, Serialize)]

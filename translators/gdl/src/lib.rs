@@ -2,7 +2,6 @@
 //! [`Reasoner`] and the conversion to the Datalog of `propnet`.
 
 pub mod ast;
-pub mod infix;
 pub mod lower;
 pub mod parse;
 pub mod reasoner;

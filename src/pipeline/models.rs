@@ -71,8 +71,8 @@ pub fn with_model<T: ModelTask>(
 /// The RG engine running the file's RG game (translated, and optimized when
 /// asked).
 pub fn rg_engine(source: &Source, args: &ModelArgs) -> Result<Engine, CliError> {
-    let game = super::translate::to_rg(source)?.game;
-    let game = super::optimize::apply(game, &args.optimize)?;
+    let game = super::translation::to_rg(source)?.game;
+    let game = super::optimizing::apply(game, &args.optimize)?;
     engine_for(source, &game, args)
 }
 

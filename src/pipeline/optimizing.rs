@@ -1,9 +1,8 @@
 //! Running the RG optimizer for the commands (`--optimize`, `--passes`,
-//! `--trace`), and `rgw passes`.
+//! `--trace`).
 
 use std::fmt::Write;
 use std::path::Path;
-use std::process::ExitCode;
 
 use rg_core::ast::Game;
 use std::time::Duration;
@@ -154,19 +153,4 @@ fn summary(rows: &[(String, Size)]) -> String {
         );
     }
     out
-}
-
-/// `rgw passes`: every pass with its description.
-pub fn list() -> Result<ExitCode, CliError> {
-    let default: Vec<&str> = default_pipeline().iter().map(|p| p.name()).collect();
-    for pass in all_passes() {
-        let marker = if default.contains(&pass.name()) {
-            "*"
-        } else {
-            " "
-        };
-        println!("{marker} {:<24} {}", pass.name(), pass.description());
-    }
-    println!("\n* = in the default pipeline (--optimize), in this order.");
-    Ok(ExitCode::SUCCESS)
 }

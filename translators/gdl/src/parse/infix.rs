@@ -4,8 +4,8 @@
 
 use rg_core::diag::{Diagnostic, Span};
 
+use super::parsed::{Parsed, MAX_NESTING};
 use crate::ast::{Atom, Description, Literal, Rule, Term, TermKind};
-use crate::parse::Parsed;
 
 /// Infix if `:-` occurs outside comments, or the text does not start with
 /// `(` and some word is immediately followed by `(`.
@@ -163,7 +163,7 @@ impl InfixParser {
     fn term(&mut self) -> Parse<Term> {
         let (word, span) = self.word()?;
         self.depth += 1;
-        if self.depth > crate::parse::MAX_NESTING {
+        if self.depth > MAX_NESTING {
             return Err(Diagnostic::error("expressions nested too deeply", span));
         }
         let args = self.arguments();

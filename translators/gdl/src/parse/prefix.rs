@@ -1,29 +1,20 @@
-//! Reading KIF (gdl.md §1.1–1.3) with `lexpr`, folding case, into the AST.
+//! Reading prefix KIF (gdl.md §1.1–1.3) with `lexpr`, folding case, into
+//! the AST.
 //!
 //! `lexpr` gives the S-expression structure and line/column spans; every
 //! word's text is taken from the source itself (so `007` or `3pieces` cannot
-//! be silently changed by number parsing). Infix files (§1.6) are detected
-//! and handed to [`crate::infix`].
+//! be silently changed by number parsing).
 
 use lexpr::datum::Ref;
 use lexpr::Value;
 use rg_core::diag::{Diagnostic, Span};
 
+use super::parsed::{Parsed, MAX_NESTING};
 use crate::ast::{Atom, Description, Literal, Rule, Term, TermKind};
 
-/// A successfully parsed description plus the warnings found on the way.
-#[derive(Clone, Debug)]
-pub struct Parsed {
-    pub description: Description,
-    pub warnings: Vec<Diagnostic>,
-}
-
-/// Parses a KIF (or infix GDL) text. On failure, returns every syntax error
-/// found (and the warnings so far).
-pub fn parse(source: &str) -> Result<Parsed, Vec<Diagnostic>> {
-    if crate::infix::looks_infix(source) {
-        return crate::infix::parse_infix(source);
-    }
+/// Parses a prefix KIF text. On failure, returns every syntax error found
+/// (and the warnings so far).
+pub fn parse_prefix(source: &str) -> Result<Parsed, Vec<Diagnostic>> {
     let mut reader = KifReader::new(source);
     let unsupported = reader.unsupported_characters();
     if !unsupported.is_empty() {
@@ -68,9 +59,6 @@ pub fn parse(source: &str) -> Result<Parsed, Vec<Diagnostic>> {
         Err(all)
     }
 }
-
-/// Deepest accepted nesting of parentheses (the corpus needs about 30).
-pub const MAX_NESTING: usize = 500;
 
 fn is_word_char(c: char) -> bool {
     !(c.is_whitespace() || c == '(' || c == ')' || c == ';')
@@ -470,6 +458,7 @@ fn wrong_arity(name: &str, expected: usize, got: usize, span: Span) -> Diagnosti
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::parse;
 
     fn parse_ok(text: &str) -> Description {
         match parse(text) {

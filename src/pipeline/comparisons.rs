@@ -1,0 +1,103 @@
+//! The differential comparisons of a file's models (used by `rgw verify`
+//! and `rgw convert`).
+//!
+//! RBG: the native interpreter against the RG translation. GDL: the native
+//! reasoner against the propnet model and against the RG translation. RG
+//! and HRG (no native semantics): the RG game against its optimized form,
+//! which checks that the optimizer preserved the game tree.
+
+use rg_core::model::{Budget, ForwardModel};
+use rg_core::verify::{verify, Verdict};
+
+use super::models::{engine_for, gdl_reasoner, propnet_model, rbg_interpreter};
+use super::{optimizing, translation};
+use crate::cli::ModelArgs;
+use crate::source::{CliError, Language, Source};
+
+/// Every comparison that applies to the file, with its verdict.
+pub fn comparisons(
+    source: &Source,
+    depth: u32,
+    args: &ModelArgs,
+    budget: &dyn Fn() -> Budget,
+) -> Result<Vec<(String, Verdict)>, CliError> {
+    let compare = |a: &dyn Checkable, name: &str| -> Result<(String, Verdict), CliError> {
+        let game = translation::to_rg(source)?.game;
+        let game = optimizing::apply(game, &args.optimize)?;
+        let engine = engine_for(source, &game, args)?;
+        Ok((
+            format!("{name} vs RG translation"),
+            a.against(&engine, depth, &mut budget()),
+        ))
+    };
+    Ok(match source.language {
+        Language::Rbg => vec![compare(&rbg_interpreter(source)?, "native interpreter")?],
+        Language::Gdl => {
+            let reasoner = gdl_reasoner(source)?;
+            let propnet = propnet_model(source)?;
+            vec![
+                (
+                    "native reasoner vs propnet".to_string(),
+                    verify(&reasoner, &propnet, depth, &mut budget()),
+                ),
+                compare(&reasoner, "native reasoner")?,
+            ]
+        }
+        Language::Rg | Language::Hrg => {
+            let game = translation::to_rg(source)?.game;
+            let optimized = if args.optimize.optimize || args.optimize.passes.is_some() {
+                optimizing::apply(game.clone(), &args.optimize)?
+            } else {
+                optimizing::apply(
+                    game.clone(),
+                    &crate::cli::OptimizeArgs {
+                        optimize: true,
+                        passes: None,
+                    },
+                )?
+            };
+            let plain = engine_for(source, &game, args)?;
+            let optimized = engine_for(source, &optimized, args)?;
+            vec![(
+                "RG vs optimized RG".to_string(),
+                verify(&plain, &optimized, depth, &mut budget()),
+            )]
+        }
+    })
+}
+
+/// A native model compared with an RG engine (object-safe wrapper over the
+/// generic verifier).
+trait Checkable {
+    fn against(&self, engine: &rg_core::engine::Engine, depth: u32, budget: &mut Budget)
+        -> Verdict;
+}
+
+impl<M: ForwardModel> Checkable for M {
+    fn against(
+        &self,
+        engine: &rg_core::engine::Engine,
+        depth: u32,
+        budget: &mut Budget,
+    ) -> Verdict {
+        verify(self, engine, depth, budget)
+    }
+}
+
+/// The file's native model against the RG engine running `game` (its
+/// translation): `None` when the language has no native model.
+pub fn against_native(
+    source: &Source,
+    game: &rg_core::ast::Game,
+    depth: u32,
+    budget: &mut Budget,
+    args: &ModelArgs,
+) -> Result<Option<Verdict>, CliError> {
+    let native: Box<dyn Checkable> = match source.language {
+        Language::Rbg => Box::new(rbg_interpreter(source)?),
+        Language::Gdl => Box::new(gdl_reasoner(source)?),
+        Language::Rg | Language::Hrg => return Ok(None),
+    };
+    let engine = engine_for(source, game, args)?;
+    Ok(Some(native.against(&engine, depth, budget)))
+}

@@ -1,0 +1,9 @@
+//! What the subcommands share: translating a file to checked RG, running
+//! the optimizer, choosing the model that runs a game (`--via`), the
+//! differential comparisons, and perft on several threads.
+
+pub mod comparisons;
+pub mod models;
+pub mod optimizing;
+pub mod parallel_perft;
+pub mod translation;

@@ -1,0 +1,57 @@
+//! Any supported language to checked RG: the first step of every command
+//! that runs or prints a game.
+
+use rg_core::ast::Game;
+use rg_core::diag::Diagnostic;
+
+use crate::source::{CliError, Language, Source};
+
+/// A translated game and the warnings found on the way.
+pub struct Translated {
+    pub game: Game,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Translates a source file into a checked RG game.
+pub fn to_rg(source: &Source) -> Result<Translated, CliError> {
+    translate_game(source).map_err(|d| source.invalid(&d))
+}
+
+/// The translation as values: the game, or the diagnostics explaining why
+/// there is none.
+pub fn translate_game(source: &Source) -> Result<Translated, Vec<Diagnostic>> {
+    match source.language {
+        Language::Rg => {
+            let game = rg_core::parse::parse_game(&source.text)?;
+            let diagnostics = rg_core::check::check_game(&game);
+            if rg_core::diag::has_errors(&diagnostics) {
+                return Err(diagnostics);
+            }
+            Ok(Translated {
+                game,
+                warnings: diagnostics,
+            })
+        }
+        Language::Hrg => {
+            let t = hrg::translate(&source.text)?;
+            Ok(Translated {
+                game: t.game,
+                warnings: t.warnings,
+            })
+        }
+        Language::Gdl => {
+            let t = gdl::translate(&source.text, &propnet::GroundingLimits::default())?;
+            Ok(Translated {
+                game: t.game,
+                warnings: t.warnings,
+            })
+        }
+        Language::Rbg => {
+            let t = rbg::translate(&source.text)?;
+            Ok(Translated {
+                game: t.game,
+                warnings: t.warnings,
+            })
+        }
+    }
+}

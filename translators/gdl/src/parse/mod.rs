@@ -1,0 +1,20 @@
+//! Reading GDL text into the AST: prefix KIF (gdl.md §1.1–1.3) or the
+//! infix syntax (§1.6), chosen by looking at the text.
+
+mod infix;
+mod parsed;
+mod prefix;
+
+use rg_core::diag::Diagnostic;
+
+pub use parsed::{Parsed, MAX_NESTING};
+
+/// Parses a KIF (or infix GDL) text. On failure, returns every syntax error
+/// found (and the warnings so far).
+pub fn parse(source: &str) -> Result<Parsed, Vec<Diagnostic>> {
+    if infix::looks_infix(source) {
+        infix::parse_infix(source)
+    } else {
+        prefix::parse_prefix(source)
+    }
+}
