@@ -76,14 +76,6 @@ impl GroundProgram {
             .collect()
     }
 
-    /// `relation(args)` if that atom exists.
-    pub fn find_atom(&self, relation: Symbol, args: &[TermId]) -> Option<AtomId> {
-        self.atoms
-            .iter()
-            .position(|a| a.relation == relation && a.args == args)
-            .map(|i| i as AtomId)
-    }
-
     pub fn display_atom(&self, atom: AtomId) -> String {
         let Some(a) = self.atoms.get(atom as usize) else {
             return format!("<atom {atom}>");

@@ -55,12 +55,6 @@ impl Propnet {
         &self.fanin[self.offsets[c as usize] as usize..self.offsets[c as usize + 1] as usize]
     }
 
-    /// Number of gates of each kind: (and, or, not).
-    pub fn gate_counts(&self) -> (usize, usize, usize) {
-        let count = |g: Gate| self.gates.iter().filter(|&&x| x == g).count();
-        (count(Gate::And), count(Gate::Or), count(Gate::Not))
-    }
-
     #[inline]
     fn compute(&self, c: u32, values: &[u8]) -> u8 {
         match self.gates[c as usize] {

@@ -191,21 +191,6 @@ impl Engine {
             .map(|(_, &t)| self.program.symbol(t).to_string())
             .collect()
     }
-
-    /// Human-readable dump of a state's variables (for debugging and logs).
-    pub fn describe_state(&self, state: &State) -> String {
-        let p = &self.program;
-        let mut out = format!("node {}", p.node_name(state.node));
-        for (name, base, layout) in &p.variables {
-            if layout.size() == 1 {
-                out.push_str(&format!(
-                    ", {name} = {}",
-                    p.symbol(state.values[*base as usize])
-                ));
-            }
-        }
-        out
-    }
 }
 
 impl ForwardModel for Engine {

@@ -106,10 +106,6 @@ impl ActionKind {
                 | ActionKind::KeeperSwitch
         )
     }
-
-    pub fn is_switch(&self) -> bool {
-        matches!(self, ActionKind::Switch(_) | ActionKind::KeeperSwitch)
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

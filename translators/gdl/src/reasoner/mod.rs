@@ -462,22 +462,6 @@ impl Reasoner {
         facts.sort();
         facts
     }
-
-    /// The actions chosen so far in the current step, in KIF.
-    pub fn chosen_actions(&self, state: &ReasonerState) -> Vec<String> {
-        let store = self.store();
-        state.choices.iter().map(|&a| store.display(a)).collect()
-    }
-
-    /// Number of roles.
-    pub fn role_count(&self) -> usize {
-        self.roles.len()
-    }
-
-    /// The GDL (KIF) text of a move's action.
-    pub fn action_text(&self, mv: &GdlMove) -> String {
-        self.store().display(mv.action)
-    }
 }
 
 fn parse_goal(store: &TermStore, value: TermId, role: &str) -> Result<i64, ModelError> {

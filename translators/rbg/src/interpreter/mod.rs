@@ -41,11 +41,6 @@ impl State {
     pub fn position(&self) -> usize {
         self.position as usize
     }
-
-    /// Index (in `#pieces` order) of the piece on vertex `vertex`.
-    pub fn piece_at(&self, vertex: usize) -> Option<usize> {
-        self.board.get(vertex).map(|&p| p as usize)
-    }
 }
 
 /// A move: the modifier applications `(modifier index, vertex index)`; the
