@@ -23,163 +23,215 @@ enum Kind {
     View,
 }
 
+/// Simplifies `program` in place (see the module documentation).
 pub fn simplify(program: &mut GroundProgram) {
-    let v = program.vocabulary;
-    let atom_count = program.atoms.len();
-    let kinds: Vec<Kind> = program
-        .atoms
-        .iter()
-        .map(|a| match (a.relation, a.args.as_slice()) {
-            (s, [f]) if s == v.true_ => Kind::State(*f),
-            (s, [r, x]) if s == v.does => Kind::Action(*r, *x),
-            (s, [f]) if s == v.next => Kind::Next(*f),
-            (s, [r, x]) if s == v.legal => Kind::Legal(*r, *x),
-            (s, [_, _]) if s == v.goal => Kind::Output,
-            (s, []) if s == v.terminal => Kind::Output,
-            _ => Kind::View,
-        })
-        .collect();
-    let mut next_of: FxMap<TermId, AtomId> = FxMap::default();
-    let mut state_of: FxMap<TermId, AtomId> = FxMap::default();
-    let mut legal_of: FxMap<(TermId, TermId), AtomId> = FxMap::default();
-    let mut action_of: FxMap<(TermId, TermId), AtomId> = FxMap::default();
-    for (i, kind) in kinds.iter().enumerate() {
-        let i = i as AtomId;
-        match *kind {
-            Kind::Next(f) => {
-                next_of.insert(f, i);
-            }
-            Kind::State(f) => {
-                state_of.insert(f, i);
-            }
-            Kind::Legal(r, a) => {
-                legal_of.insert((r, a), i);
-            }
-            Kind::Action(r, a) => {
-                action_of.insert((r, a), i);
-            }
-            _ => {}
-        }
-    }
+    let atoms = AtomKinds::classify(program);
     let initial: FxSet<TermId> = program.initial.iter().copied().collect();
     let rules = std::mem::take(&mut program.rules);
-    let mut alive: Vec<bool> = rules
-        .iter()
-        .map(|r| {
-            // A rule with both `a` and `(not a)` never fires.
-            !r.body.iter().any(|l| {
-                r.body.contains(&GroundLiteral {
-                    atom: l.atom,
-                    positive: !l.positive,
+    let constants = Constants::propagate(&rules, &atoms, &initial);
+    let needed = needed_atoms(&rules, &atoms, &constants);
+    rebuild(program, rules, &atoms, &constants, &needed);
+    derive_lists(program);
+}
+
+/// Every atom's kind, and the atoms tied to each other: `true(f)` and
+/// `next(f)`, `legal(r, a)` and `does(r, a)`.
+struct AtomKinds {
+    kinds: Vec<Kind>,
+    next_of: FxMap<TermId, AtomId>,
+    state_of: FxMap<TermId, AtomId>,
+    legal_of: FxMap<(TermId, TermId), AtomId>,
+    action_of: FxMap<(TermId, TermId), AtomId>,
+}
+
+impl AtomKinds {
+    fn classify(program: &GroundProgram) -> AtomKinds {
+        let v = program.vocabulary;
+        let kinds: Vec<Kind> = program
+            .atoms
+            .iter()
+            .map(|a| match (a.relation, a.args.as_slice()) {
+                (s, [f]) if s == v.true_ => Kind::State(*f),
+                (s, [r, x]) if s == v.does => Kind::Action(*r, *x),
+                (s, [f]) if s == v.next => Kind::Next(*f),
+                (s, [r, x]) if s == v.legal => Kind::Legal(*r, *x),
+                (s, [_, _]) if s == v.goal => Kind::Output,
+                (s, []) if s == v.terminal => Kind::Output,
+                _ => Kind::View,
+            })
+            .collect();
+        let mut atoms = AtomKinds {
+            kinds,
+            next_of: FxMap::default(),
+            state_of: FxMap::default(),
+            legal_of: FxMap::default(),
+            action_of: FxMap::default(),
+        };
+        for (i, kind) in atoms.kinds.iter().enumerate() {
+            let i = i as AtomId;
+            match *kind {
+                Kind::Next(f) => {
+                    atoms.next_of.insert(f, i);
+                }
+                Kind::State(f) => {
+                    atoms.state_of.insert(f, i);
+                }
+                Kind::Legal(r, a) => {
+                    atoms.legal_of.insert((r, a), i);
+                }
+                Kind::Action(r, a) => {
+                    atoms.action_of.insert((r, a), i);
+                }
+                _ => {}
+            }
+        }
+        atoms
+    }
+}
+
+/// The outcome of constant propagation: which rules can still fire, and
+/// the atoms whose value is known in every state.
+struct Constants {
+    alive: Vec<bool>,
+    value: Vec<Option<bool>>,
+    /// Per atom: the rules with it as head.
+    rules_of: Vec<Vec<usize>>,
+}
+
+impl Constants {
+    fn propagate(rules: &[GroundRule], atoms: &AtomKinds, initial: &FxSet<TermId>) -> Constants {
+        let kinds = &atoms.kinds;
+        let atom_count = kinds.len();
+        let mut alive: Vec<bool> = rules
+            .iter()
+            .map(|r| {
+                // A rule with both `a` and `(not a)` never fires.
+                !r.body.iter().any(|l| {
+                    r.body.contains(&GroundLiteral {
+                        atom: l.atom,
+                        positive: !l.positive,
+                    })
                 })
             })
-        })
-        .collect();
-    let mut rules_of: Vec<Vec<usize>> = vec![Vec::new(); atom_count];
-    let mut occurrences: Vec<Vec<usize>> = vec![Vec::new(); atom_count];
-    for (i, rule) in rules.iter().enumerate() {
-        rules_of[rule.head as usize].push(i);
-        for l in &rule.body {
-            occurrences[l.atom as usize].push(i);
-        }
-    }
-    let mut alive_rules: Vec<usize> = rules_of
-        .iter()
-        .map(|rs| rs.iter().filter(|&&r| alive[r]).count())
-        .collect();
-    let mut open_literals: Vec<usize> = rules.iter().map(|r| r.body.len()).collect();
-    let mut value: Vec<Option<bool>> = vec![None; atom_count];
-    let mut queue: VecDeque<AtomId> = VecDeque::new();
-    let set =
-        |atom: AtomId, b: bool, value: &mut Vec<Option<bool>>, queue: &mut VecDeque<AtomId>| {
-            if value[atom as usize].is_none() {
-                value[atom as usize] = Some(b);
-                queue.push_back(atom);
-            }
-        };
-    for (i, rule) in rules.iter().enumerate() {
-        if alive[i] && rule.body.is_empty() {
-            set(rule.head, true, &mut value, &mut queue);
-        }
-    }
-    for (a, kind) in kinds.iter().enumerate() {
-        let a = a as AtomId;
-        match *kind {
-            Kind::State(f) => {
-                if !initial.contains(&f)
-                    && next_of
-                        .get(&f)
-                        .filter(|&&n| alive_rules[n as usize] != 0)
-                        .is_none()
-                {
-                    set(a, false, &mut value, &mut queue);
-                }
-            }
-            Kind::Action(r, x) => {
-                if legal_of
-                    .get(&(r, x))
-                    .filter(|&&l| alive_rules[l as usize] != 0)
-                    .is_none()
-                {
-                    set(a, false, &mut value, &mut queue);
-                }
-            }
-            _ => {
-                if alive_rules[a as usize] == 0 {
-                    set(a, false, &mut value, &mut queue);
-                }
+            .collect();
+        let mut rules_of: Vec<Vec<usize>> = vec![Vec::new(); atom_count];
+        let mut occurrences: Vec<Vec<usize>> = vec![Vec::new(); atom_count];
+        for (i, rule) in rules.iter().enumerate() {
+            rules_of[rule.head as usize].push(i);
+            for l in &rule.body {
+                occurrences[l.atom as usize].push(i);
             }
         }
-    }
-    while let Some(atom) = queue.pop_front() {
-        let Some(b) = value[atom as usize] else {
-            continue;
-        };
-        // Consequences for the input atoms tied to this one.
-        match kinds[atom as usize] {
-            Kind::Next(f) if !b && !initial.contains(&f) => {
-                if let Some(&s) = state_of.get(&f) {
-                    set(s, false, &mut value, &mut queue);
+        let mut alive_rules: Vec<usize> = rules_of
+            .iter()
+            .map(|rs| rs.iter().filter(|&&r| alive[r]).count())
+            .collect();
+        let mut open_literals: Vec<usize> = rules.iter().map(|r| r.body.len()).collect();
+        let mut value: Vec<Option<bool>> = vec![None; atom_count];
+        let mut queue: VecDeque<AtomId> = VecDeque::new();
+        let set =
+            |atom: AtomId, b: bool, value: &mut Vec<Option<bool>>, queue: &mut VecDeque<AtomId>| {
+                if value[atom as usize].is_none() {
+                    value[atom as usize] = Some(b);
+                    queue.push_back(atom);
                 }
-            }
-            Kind::Legal(r, x) if !b => {
-                if let Some(&d) = action_of.get(&(r, x)) {
-                    set(d, false, &mut value, &mut queue);
-                }
-            }
-            _ => {}
-        }
-        for &r in &occurrences[atom as usize] {
-            if !alive[r] {
-                continue;
-            }
-            let rule = &rules[r];
-            let mut killed = false;
-            for l in rule.body.iter().filter(|l| l.atom == atom) {
-                if l.positive != b {
-                    killed = true;
-                } else {
-                    open_literals[r] -= 1;
-                }
-            }
-            let head = rule.head as usize;
-            if killed {
-                alive[r] = false;
-                alive_rules[head] -= 1;
-                if alive_rules[head] == 0
-                    && !matches!(kinds[head], Kind::State(_) | Kind::Action(..))
-                {
-                    set(rule.head, false, &mut value, &mut queue);
-                }
-            } else if open_literals[r] == 0 {
+            };
+        for (i, rule) in rules.iter().enumerate() {
+            if alive[i] && rule.body.is_empty() {
                 set(rule.head, true, &mut value, &mut queue);
             }
         }
+        for (a, kind) in kinds.iter().enumerate() {
+            let a = a as AtomId;
+            match *kind {
+                Kind::State(f) => {
+                    if !initial.contains(&f)
+                        && atoms
+                            .next_of
+                            .get(&f)
+                            .filter(|&&n| alive_rules[n as usize] != 0)
+                            .is_none()
+                    {
+                        set(a, false, &mut value, &mut queue);
+                    }
+                }
+                Kind::Action(r, x) => {
+                    if atoms
+                        .legal_of
+                        .get(&(r, x))
+                        .filter(|&&l| alive_rules[l as usize] != 0)
+                        .is_none()
+                    {
+                        set(a, false, &mut value, &mut queue);
+                    }
+                }
+                _ => {
+                    if alive_rules[a as usize] == 0 {
+                        set(a, false, &mut value, &mut queue);
+                    }
+                }
+            }
+        }
+        while let Some(atom) = queue.pop_front() {
+            let Some(b) = value[atom as usize] else {
+                continue;
+            };
+            // Consequences for the input atoms tied to this one.
+            match kinds[atom as usize] {
+                Kind::Next(f) if !b && !initial.contains(&f) => {
+                    if let Some(&s) = atoms.state_of.get(&f) {
+                        set(s, false, &mut value, &mut queue);
+                    }
+                }
+                Kind::Legal(r, x) if !b => {
+                    if let Some(&d) = atoms.action_of.get(&(r, x)) {
+                        set(d, false, &mut value, &mut queue);
+                    }
+                }
+                _ => {}
+            }
+            for &r in &occurrences[atom as usize] {
+                if !alive[r] {
+                    continue;
+                }
+                let rule = &rules[r];
+                let mut killed = false;
+                for l in rule.body.iter().filter(|l| l.atom == atom) {
+                    if l.positive != b {
+                        killed = true;
+                    } else {
+                        open_literals[r] -= 1;
+                    }
+                }
+                let head = rule.head as usize;
+                if killed {
+                    alive[r] = false;
+                    alive_rules[head] -= 1;
+                    if alive_rules[head] == 0
+                        && !matches!(kinds[head], Kind::State(_) | Kind::Action(..))
+                    {
+                        set(rule.head, false, &mut value, &mut queue);
+                    }
+                } else if open_literals[r] == 0 {
+                    set(rule.head, true, &mut value, &mut queue);
+                }
+            }
+        }
+        Constants {
+            alive,
+            value,
+            rules_of,
+        }
     }
-    // Keep what the outputs need.
-    let mut needed = vec![false; atom_count];
+}
+
+/// The atoms the outputs need: `legal`, `goal` and `terminal` that can
+/// hold, and what their live rules read (through `next` for state atoms).
+fn needed_atoms(rules: &[GroundRule], atoms: &AtomKinds, constants: &Constants) -> Vec<bool> {
+    let value = &constants.value;
+    let mut needed = vec![false; atoms.kinds.len()];
     let mut work: Vec<AtomId> = Vec::new();
-    for (a, kind) in kinds.iter().enumerate() {
+    for (a, kind) in atoms.kinds.iter().enumerate() {
         if matches!(kind, Kind::Legal(..) | Kind::Output) && value[a] != Some(false) {
             needed[a] = true;
             work.push(a as AtomId);
@@ -192,16 +244,16 @@ pub fn simplify(program: &mut GroundProgram) {
                 work.push(b);
             }
         };
-        if let Kind::State(f) = kinds[a as usize] {
-            if let Some(&n) = next_of.get(&f) {
+        if let Kind::State(f) = atoms.kinds[a as usize] {
+            if let Some(&n) = atoms.next_of.get(&f) {
                 mark(n, &mut work);
             }
         }
         if value[a as usize].is_some() {
             continue;
         }
-        for &r in &rules_of[a as usize] {
-            if alive[r] {
+        for &r in &constants.rules_of[a as usize] {
+            if constants.alive[r] {
                 for l in &rules[r].body {
                     if value[l.atom as usize].is_none() {
                         mark(l.atom, &mut work);
@@ -210,8 +262,20 @@ pub fn simplify(program: &mut GroundProgram) {
             }
         }
     }
-    // Rebuild with dense ids.
-    let mut new_id: Vec<Option<AtomId>> = vec![None; atom_count];
+    needed
+}
+
+/// Rebuilds the program from the needed atoms with dense ids: constant
+/// true atoms become facts, live rules lose their known literals.
+fn rebuild(
+    program: &mut GroundProgram,
+    rules: Vec<GroundRule>,
+    atoms: &AtomKinds,
+    constants: &Constants,
+    needed: &[bool],
+) {
+    let value = &constants.value;
+    let mut new_id: Vec<Option<AtomId>> = vec![None; needed.len()];
     let old_atoms = std::mem::take(&mut program.atoms);
     for (a, atom) in old_atoms.into_iter().enumerate() {
         if needed[a] {
@@ -222,7 +286,7 @@ pub fn simplify(program: &mut GroundProgram) {
     let mut seen: FxSet<GroundRule> = FxSet::default();
     for (a, &v) in value.iter().enumerate() {
         if let (Some(id), Some(true)) = (new_id[a], v) {
-            if !matches!(kinds[a], Kind::State(_) | Kind::Action(..)) {
+            if !matches!(atoms.kinds[a], Kind::State(_) | Kind::Action(..)) {
                 let rule = GroundRule {
                     head: id,
                     body: Vec::new(),
@@ -234,7 +298,7 @@ pub fn simplify(program: &mut GroundProgram) {
     }
     for (r, rule) in rules.into_iter().enumerate() {
         let head = rule.head as usize;
-        if !alive[r] || value[head].is_some() {
+        if !constants.alive[r] || value[head].is_some() {
             continue;
         }
         let Some(head_id) = new_id[head] else {
@@ -261,12 +325,15 @@ pub fn simplify(program: &mut GroundProgram) {
             program.rules.push(rule);
         }
     }
-    // Lists derived from the kept atoms.
+}
+
+/// The base facts, actions and goal values, derived from the kept atoms.
+fn derive_lists(program: &mut GroundProgram) {
+    let v = program.vocabulary;
     let mut base_facts = Vec::new();
     let mut actions = vec![Vec::new(); program.roles.len()];
     let mut goal_values = vec![Vec::new(); program.roles.len()];
-    for (a, atom) in program.atoms.iter().enumerate() {
-        let _ = a;
+    for atom in &program.atoms {
         match (atom.relation, atom.args.as_slice()) {
             (s, [f]) if s == v.true_ => base_facts.push(*f),
             (s, [r, x]) if s == v.legal => {

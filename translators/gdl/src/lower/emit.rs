@@ -76,8 +76,24 @@ const ZERO: &str = "0";
 
 /// Lowers a ground program (see the module documentation).
 pub fn emit(ground: &GroundProgram) -> Result<Emitted, Vec<Diagnostic>> {
-    let mut warnings = Vec::new();
     let names = names(ground)?;
+    let an = analyse(ground, &names)?;
+    let outputs = OutputAtoms::collect(ground, &an, names.roles.len());
+    let scores = scores(ground, &outputs.goals);
+    let mut e = Emitter::declare(ground, an, names, &scores, &outputs.does_read);
+    let turn = e.turn_automaton(ground, &outputs);
+    e.keeper_next_state(&outputs, &turn);
+    let warnings = e.keeper_outcome(ground, &outputs, turn.goals);
+    e.flush();
+    Ok(Emitted {
+        game: e.b.finish(),
+        warnings,
+    })
+}
+
+/// The analysis of the ground program, with roles, actions and facts
+/// indexed in the emitted order.
+fn analyse<'g>(ground: &'g GroundProgram, names: &Names) -> Result<Analysis<'g>, Vec<Diagnostic>> {
     let role_turn_index: HashMap<TermId, u32> = names
         .file_index
         .iter()
@@ -100,37 +116,56 @@ pub fn emit(ground: &GroundProgram) -> Result<Emitted, Vec<Diagnostic>> {
         .enumerate()
         .map(|(k, (t, _))| (*t, k as u32))
         .collect();
-    let an = Analysis::new(ground, &role_turn_index, &action_index, &fact_index)
-        .map_err(|e| vec![Diagnostic::error(e.0, None)])?;
+    Analysis::new(ground, &role_turn_index, &action_index, &fact_index)
+        .map_err(|e| vec![Diagnostic::error(e.0, None)])
+}
 
-    let v = ground.vocabulary;
-    // Output atoms by their arguments.
-    let mut legal_atom: HashMap<(TermId, TermId), AtomId> = HashMap::new();
-    let mut goal_atoms: HashMap<TermId, Vec<(TermId, AtomId)>> = HashMap::new();
-    let mut next_atom: HashMap<TermId, AtomId> = HashMap::new();
-    let mut terminal_atom = None;
-    let mut does_read = vec![false; names.roles.len()];
-    for (i, atom) in ground.atoms.iter().enumerate() {
-        let i = i as AtomId;
-        match (atom.relation, atom.args.as_slice()) {
-            (s, [r, a]) if s == v.legal => {
-                legal_atom.insert((*r, *a), i);
+/// The output atoms (`legal`, `goal`, `next`, `terminal`) by their
+/// arguments, and which roles' choices some rule reads.
+struct OutputAtoms {
+    legal: HashMap<(TermId, TermId), AtomId>,
+    goals: HashMap<TermId, Vec<(TermId, AtomId)>>,
+    next: HashMap<TermId, AtomId>,
+    terminal: Option<AtomId>,
+    /// Per role (turn order): whether a `does` of the role is read.
+    does_read: Vec<bool>,
+}
+
+impl OutputAtoms {
+    fn collect(ground: &GroundProgram, an: &Analysis, roles: usize) -> OutputAtoms {
+        let v = ground.vocabulary;
+        let mut outputs = OutputAtoms {
+            legal: HashMap::new(),
+            goals: HashMap::new(),
+            next: HashMap::new(),
+            terminal: None,
+            does_read: vec![false; roles],
+        };
+        for (i, atom) in ground.atoms.iter().enumerate() {
+            let i = i as AtomId;
+            match (atom.relation, atom.args.as_slice()) {
+                (s, [r, a]) if s == v.legal => {
+                    outputs.legal.insert((*r, *a), i);
+                }
+                (s, [r, x]) if s == v.goal => outputs.goals.entry(*r).or_default().push((*x, i)),
+                (s, [f]) if s == v.next => {
+                    outputs.next.insert(*f, i);
+                }
+                (s, []) if s == v.terminal => outputs.terminal = Some(i),
+                _ => {}
             }
-            (s, [r, x]) if s == v.goal => goal_atoms.entry(*r).or_default().push((*x, i)),
-            (s, [f]) if s == v.next => {
-                next_atom.insert(*f, i);
+            if let AtomKind::Does { role, .. } = an.kinds[i as usize] {
+                outputs.does_read[role as usize] = true;
             }
-            (s, []) if s == v.terminal => terminal_atom = Some(i),
-            _ => {}
         }
-        if let AtomKind::Does { role, .. } = an.kinds[i as usize] {
-            does_read[role as usize] = true;
-        }
+        outputs
     }
+}
 
-    // Scores: every goal value, numbers ascending (0 first: the default).
+/// Every goal value, numbers ascending (0 first: the default).
+fn scores(ground: &GroundProgram, goals: &HashMap<TermId, Vec<(TermId, AtomId)>>) -> Vec<String> {
     let mut scores: Vec<String> = vec![ZERO.to_string()];
-    for list in goal_atoms.values() {
+    for list in goals.values() {
         for &(value, _) in list {
             let name = ground.rg_name(value);
             if !scores.contains(&name) {
@@ -139,116 +174,163 @@ pub fn emit(ground: &GroundProgram) -> Result<Emitted, Vec<Diagnostic>> {
         }
     }
     scores.sort_by(|a, b| score_order(a).cmp(&score_order(b)).then(a.cmp(b)));
+    scores
+}
 
-    let mut b = GameBuilder::new();
-    // Symbols used in expressions must never be shadowed by generated
-    // constants or variables (rg.md §3.1).
-    b.reserve_names(names.roles.iter().cloned());
-    b.reserve_names(names.facts.iter().map(|(_, n)| n.clone()));
-    for list in &names.actions {
-        b.reserve_names(list.iter().map(|(_, n)| n.clone()));
-    }
-    b.reserve_names(scores.iter().cloned());
-    b.reserve_names([ZERO, ONE]);
-    b.define_type("Player", Type::set(names.roles.iter().cloned()));
-    b.define_type("Score", Type::set(scores.iter().cloned()));
-    let mut does = Vec::new();
-    let mut does_types = Vec::new();
-    for (k, role) in names.roles.iter().enumerate() {
-        if !does_read[k] {
-            does.push(None);
-            does_types.push(None);
-            continue;
+/// The nodes the turn automaton hands over to the keeper's parts.
+struct Turn {
+    /// Per role (turn order): where it chooses its move.
+    choose: Vec<String>,
+    /// Where the keeper computes the next state.
+    update: String,
+    /// Where the keeper scores a terminal state.
+    goals: String,
+    terminal: Resolved,
+}
+
+impl<'g> Emitter<'g> {
+    /// The declarations (§7.3): types, `does_<role>`, the state variables
+    /// and `visible`.
+    fn declare(
+        ground: &GroundProgram,
+        an: Analysis<'g>,
+        names: Names,
+        scores: &[String],
+        does_read: &[bool],
+    ) -> Emitter<'g> {
+        let mut b = GameBuilder::new();
+        // Symbols used in expressions must never be shadowed by generated
+        // constants or variables (rg.md §3.1).
+        b.reserve_names(names.roles.iter().cloned());
+        b.reserve_names(names.facts.iter().map(|(_, n)| n.clone()));
+        for list in &names.actions {
+            b.reserve_names(list.iter().map(|(_, n)| n.clone()));
         }
-        let ty = b.set_type(
-            &format!("does_{role}_type"),
-            names.actions[k].iter().map(|(_, n)| n.clone()),
-        );
-        let name = b.fresh_name(&format!("does_{role}"));
-        let first = names.actions[k][0].1.clone();
-        does.push(Some(b.variable(&name, ty.clone(), Value::symbol(first))));
-        does_types.push(Some(ty));
-    }
-    let initial: std::collections::HashSet<TermId> = ground.initial.iter().copied().collect();
-    let prev: Vec<Expr> = names
-        .facts
-        .iter()
-        .map(|(t, n)| {
-            let name = b.fresh_name(&format!("{n}_prev"));
-            let value = if initial.contains(t) { ONE } else { ZERO };
-            b.variable(&name, Type::name("Bool"), Value::symbol(value))
-        })
-        .collect();
-    let n = names.roles.len();
-    if n > 1 {
-        b.variable(
-            "visible",
-            Type::name("Visibility"),
-            Value::map(
-                Value::symbol(ZERO),
-                [(names.roles[0].clone(), Value::symbol(ONE))],
-            ),
-        );
-    }
-
-    let mut e = Emitter {
-        b,
-        an,
-        names,
-        prev,
-        does,
-        does_types,
-        action_sets: Vec::new(),
-        action_set_ids: HashMap::new(),
-        fragments: HashMap::new(),
-        pending: Vec::new(),
-        pending_cycles: Vec::new(),
-        atom_names: HashMap::new(),
-    };
-
-    // ---- the turn automaton ------------------------------------------------
-    let choose: Vec<String> = e
-        .names
-        .roles
-        .clone()
-        .iter()
-        .map(|r| e.b.node(&format!("choose_{r}")))
-        .collect();
-    let update = e.b.node("update");
-    let goals = e.b.node("goals");
-    let terminal = match terminal_atom {
-        Some(t) => e.an.resolve(propnet::ground::GroundLiteral {
-            atom: t,
-            positive: true,
-        }),
-        None => Resolved::Const(false),
-    };
-    let initially_terminal = match terminal {
-        Resolved::Const(b) => b,
-        Resolved::Cond(_) => terminal_atom.is_some_and(|t| e.an.initial_value[t as usize]),
-    };
-    if initially_terminal {
-        e.b.skip("begin", &goals);
-    } else {
-        let first = e.names.roles[0].clone();
-        e.b.edge("begin", &choose[0], label::switch(&first));
+        b.reserve_names(scores.iter().cloned());
+        b.reserve_names([ZERO, ONE]);
+        b.define_type("Player", Type::set(names.roles.iter().cloned()));
+        b.define_type("Score", Type::set(scores.iter().cloned()));
+        let mut does = Vec::new();
+        let mut does_types = Vec::new();
+        for (k, role) in names.roles.iter().enumerate() {
+            if !does_read[k] {
+                does.push(None);
+                does_types.push(None);
+                continue;
+            }
+            let ty = b.set_type(
+                &format!("does_{role}_type"),
+                names.actions[k].iter().map(|(_, n)| n.clone()),
+            );
+            let name = b.fresh_name(&format!("does_{role}"));
+            let first = names.actions[k][0].1.clone();
+            does.push(Some(b.variable(&name, ty.clone(), Value::symbol(first))));
+            does_types.push(Some(ty));
+        }
+        let initial: std::collections::HashSet<TermId> = ground.initial.iter().copied().collect();
+        let prev: Vec<Expr> = names
+            .facts
+            .iter()
+            .map(|(t, n)| {
+                let name = b.fresh_name(&format!("{n}_prev"));
+                let value = if initial.contains(t) { ONE } else { ZERO };
+                b.variable(&name, Type::name("Bool"), Value::symbol(value))
+            })
+            .collect();
+        if names.roles.len() > 1 {
+            b.variable(
+                "visible",
+                Type::name("Visibility"),
+                Value::map(
+                    Value::symbol(ZERO),
+                    [(names.roles[0].clone(), Value::symbol(ONE))],
+                ),
+            );
+        }
+        Emitter {
+            b,
+            an,
+            names,
+            prev,
+            does,
+            does_types,
+            action_sets: Vec::new(),
+            action_set_ids: HashMap::new(),
+            fragments: HashMap::new(),
+            pending: Vec::new(),
+            pending_cycles: Vec::new(),
+            atom_names: HashMap::new(),
+        }
     }
 
-    for k in 0..n {
-        let role = e.names.roles[k].clone();
-        let file = e.names.file_index[k];
+    /// The turn automaton (§7.4): from `begin`, each role in turn order
+    /// chooses among its legal moves and hands over to the next role, the
+    /// last one to the keeper.
+    fn turn_automaton(&mut self, ground: &GroundProgram, outputs: &OutputAtoms) -> Turn {
+        let choose: Vec<String> = self
+            .names
+            .roles
+            .clone()
+            .iter()
+            .map(|r| self.b.node(&format!("choose_{r}")))
+            .collect();
+        let update = self.b.node("update");
+        let goals = self.b.node("goals");
+        let terminal = match outputs.terminal {
+            Some(t) => self.an.resolve(propnet::ground::GroundLiteral {
+                atom: t,
+                positive: true,
+            }),
+            None => Resolved::Const(false),
+        };
+        let initially_terminal = match terminal {
+            Resolved::Const(b) => b,
+            Resolved::Cond(_) => outputs
+                .terminal
+                .is_some_and(|t| self.an.initial_value[t as usize]),
+        };
+        if initially_terminal {
+            self.b.skip("begin", &goals);
+        } else {
+            let first = self.names.roles[0].clone();
+            self.b.edge("begin", &choose[0], label::switch(&first));
+        }
+        for k in 0..self.names.roles.len() {
+            self.role_moves(ground, outputs, k, &choose, &update);
+        }
+        Turn {
+            choose,
+            update,
+            goals,
+            terminal,
+        }
+    }
+
+    /// Role `k`'s choice among its legal moves, and the hand-over to the
+    /// next role (or to the keeper after the last one).
+    fn role_moves(
+        &mut self,
+        ground: &GroundProgram,
+        outputs: &OutputAtoms,
+        k: usize,
+        choose: &[String],
+        update: &str,
+    ) {
+        let n = self.names.roles.len();
+        let role = self.names.roles[k].clone();
+        let file = self.names.file_index[k];
         let role_term = ground.roles[file];
-        let actions = e.names.actions[k].clone();
+        let actions = self.names.actions[k].clone();
         let mut targets = Vec::with_capacity(actions.len());
         let mut bodies = Vec::new();
-        let done = e.b.node(&format!("done_{role}"));
+        let done = self.b.node(&format!("done_{role}"));
         for (a, (term, name)) in actions.iter().enumerate() {
-            let act = e.b.node(&format!("act_{role}_{name}"));
+            let act = self.b.node(&format!("act_{role}_{name}"));
             targets.push(act.clone());
-            let Some(&atom) = legal_atom.get(&(role_term, *term)) else {
+            let Some(&atom) = outputs.legal.get(&(role_term, *term)) else {
                 continue;
             };
-            if e.an.cycle_of[atom as usize].is_some() {
+            if self.an.cycle_of[atom as usize].is_some() {
                 bodies.push(Body {
                     conds: vec![Cond::Check {
                         atom,
@@ -258,8 +340,8 @@ pub fn emit(ground: &GroundProgram) -> Result<Emitted, Vec<Diagnostic>> {
                     target: a as u32,
                 });
             } else {
-                for r in e.an.rules_of[atom as usize].clone() {
-                    if let Some((alternatives, _)) = e.an.resolve_body(r, None) {
+                for r in self.an.rules_of[atom as usize].clone() {
+                    if let Some((alternatives, _)) = self.an.resolve_body(r, None) {
                         bodies.extend(alternatives.into_iter().map(|conds| Body {
                             conds,
                             target: a as u32,
@@ -268,168 +350,180 @@ pub fn emit(ground: &GroundProgram) -> Result<Emitted, Vec<Diagnostic>> {
                 }
             }
             let mut chain = Vec::new();
-            if let Some(var) = &e.does[k] {
+            if let Some(var) = &self.does[k] {
                 chain.push(label::assign(var.clone(), Expr::name(name.clone())));
             }
             chain.push(label::tag(name));
-            e.b.sequence(&act, &done, chain);
+            self.b.sequence(&act, &done, chain);
         }
         let hint = format!("legal_{role}");
         let mut sink = BodySink {
-            e: &mut e,
+            e: self,
             targets: &targets,
         };
-        emit_bodies(&mut sink, &choose[k].clone(), &hint, bodies);
+        emit_bodies(&mut sink, &choose[k], &hint, bodies);
         // Hand over.
         let mut chain = Vec::new();
         if k + 1 < n {
-            let next = e.names.roles[k + 1].clone();
-            chain.push(e.visibility(&role, ZERO));
-            chain.push(e.visibility(&next, ONE));
+            let next = self.names.roles[k + 1].clone();
+            chain.push(self.visibility(&role, ZERO));
+            chain.push(self.visibility(&next, ONE));
             chain.push(label::switch(&next));
-            e.b.sequence(&done, &choose[k + 1], chain);
+            self.b.sequence(&done, &choose[k + 1], chain);
         } else {
             chain.push(label::switch("keeper"));
-            e.b.sequence(&done, &update, chain);
+            self.b.sequence(&done, update, chain);
         }
     }
 
-    // ---- the keeper: next state --------------------------------------------
-    let mut at = update.clone();
-    let mut copies = Vec::new();
-    for f in 0..e.names.facts.len() {
-        let (term, name) = e.names.facts[f].clone();
-        let next = match next_atom.get(&term) {
-            Some(&atom) => e.an.resolve(propnet::ground::GroundLiteral {
-                atom,
-                positive: true,
-            }),
-            None => Resolved::Const(false),
-        };
-        let prev = e.prev[f].clone();
-        match next {
-            Resolved::Const(b) => {
-                copies.push(label::assign(prev, Expr::name(if b { ONE } else { ZERO })));
+    /// The keeper's next state: every fact's next value into `F_next`, then
+    /// copied into `F_prev`; then the terminal test, which either starts the
+    /// next round or goes to scoring.
+    fn keeper_next_state(&mut self, outputs: &OutputAtoms, turn: &Turn) {
+        let n = self.names.roles.len();
+        let mut at = turn.update.clone();
+        let mut copies = Vec::new();
+        for f in 0..self.names.facts.len() {
+            let (term, name) = self.names.facts[f].clone();
+            let next = match outputs.next.get(&term) {
+                Some(&atom) => self.an.resolve(propnet::ground::GroundLiteral {
+                    atom,
+                    positive: true,
+                }),
+                None => Resolved::Const(false),
+            };
+            let prev = self.prev[f].clone();
+            match next {
+                Resolved::Const(b) => {
+                    copies.push(label::assign(prev, Expr::name(if b { ONE } else { ZERO })));
+                }
+                Resolved::Cond(c) => {
+                    let var_name = self.b.fresh_name(&format!("{name}_next"));
+                    let var = self
+                        .b
+                        .variable(&var_name, Type::name("Bool"), Value::symbol(ZERO));
+                    let to = self.b.node("update");
+                    let hit = self.b.node(&format!("next_{name}"));
+                    let miss = self.b.node(&format!("not_next_{name}"));
+                    self.emit_condition(&at, &hit, c);
+                    self.b
+                        .edge(&hit, &to, label::assign(var.clone(), Expr::name(ONE)));
+                    self.emit_condition(&at, &miss, c.negated());
+                    self.b
+                        .edge(&miss, &to, label::assign(var.clone(), Expr::name(ZERO)));
+                    copies.push(label::assign(prev, var));
+                    at = to;
+                }
+            }
+        }
+        let check_terminal = self.b.node("terminal_check");
+        self.b.sequence(&at, &check_terminal, copies);
+        let next_round = self.b.node("turn");
+        let mut chain = Vec::new();
+        if n > 1 {
+            let last = self.names.roles[n - 1].clone();
+            let first = self.names.roles[0].clone();
+            chain.push(self.visibility(&last, ZERO));
+            chain.push(self.visibility(&first, ONE));
+        }
+        chain.push(label::switch(&self.names.roles[0].clone()));
+        self.b.sequence(&next_round, &turn.choose[0], chain);
+        match turn.terminal {
+            Resolved::Const(true) => self.b.skip(&check_terminal, &turn.goals),
+            Resolved::Const(false) => {
+                self.b.skip(&check_terminal, &next_round);
+                // Never taken (the keeper is on move), but `end` must stay
+                // reachable in the graph (rg.md §4.5).
+                self.b.edge(
+                    &check_terminal,
+                    &turn.goals,
+                    label::ne(Expr::name("player"), Expr::name("keeper")),
+                );
             }
             Resolved::Cond(c) => {
-                let var_name = e.b.fresh_name(&format!("{name}_next"));
-                let var =
-                    e.b.variable(&var_name, Type::name("Bool"), Value::symbol(ZERO));
-                let to = e.b.node("update");
-                let hit = e.b.node(&format!("next_{name}"));
-                let miss = e.b.node(&format!("not_next_{name}"));
-                e.emit_condition(&at, &hit, c);
-                e.b.edge(&hit, &to, label::assign(var.clone(), Expr::name(ONE)));
-                e.emit_condition(&at, &miss, c.negated());
-                e.b.edge(&miss, &to, label::assign(var.clone(), Expr::name(ZERO)));
-                copies.push(label::assign(prev, var));
-                at = to;
+                self.emit_condition(&check_terminal, &next_round, c.negated());
+                self.emit_condition(&check_terminal, &turn.goals, c);
             }
         }
     }
-    let check_terminal = e.b.node("terminal_check");
-    e.b.sequence(&at, &check_terminal, copies);
-    let turn = e.b.node("turn");
-    let mut chain = Vec::new();
-    if n > 1 {
-        let last = e.names.roles[n - 1].clone();
-        let first = e.names.roles[0].clone();
-        chain.push(e.visibility(&last, ZERO));
-        chain.push(e.visibility(&first, ONE));
-    }
-    chain.push(label::switch(&e.names.roles[0].clone()));
-    e.b.sequence(&turn, &choose[0], chain);
-    match terminal {
-        Resolved::Const(true) => e.b.skip(&check_terminal, &goals),
-        Resolved::Const(false) => {
-            e.b.skip(&check_terminal, &turn);
-            // Never taken (the keeper is on move), but `end` must stay
-            // reachable in the graph (rg.md §4.5).
-            e.b.edge(
-                &check_terminal,
-                &goals,
-                label::ne(Expr::name("player"), Expr::name("keeper")),
-            );
-        }
-        Resolved::Cond(c) => {
-            e.emit_condition(&check_terminal, &turn, c.negated());
-            e.emit_condition(&check_terminal, &goals, c);
-        }
-    }
 
-    // ---- the keeper: outcome -------------------------------------------------
-    let mut at = goals;
-    for k in 0..n {
-        let role = e.names.roles[k].clone();
-        let role_term = ground.roles[e.names.file_index[k]];
-        let mut values: Vec<(TermId, AtomId)> =
-            goal_atoms.get(&role_term).cloned().unwrap_or_default();
-        if values.is_empty() {
-            warnings.push(Diagnostic::warning(
-                format!("role {role} has no goal value; the translation scores it 0"),
-                None,
-            ));
-        }
-        // Priority: the largest value first (as the native models do for an
-        // ill-formed state with several values), 0 when none holds.
-        values.sort_by(|x, y| {
-            let (a, b) = (ground.rg_name(x.0), ground.rg_name(y.0));
-            score_order(&b).cmp(&score_order(&a)).then(b.cmp(&a))
-        });
-        let out = e.b.node("goals");
-        let assign = |value: &str| {
-            label::assign(
-                Expr::name("goals").at_key(Expr::name(role.clone())),
-                Expr::name(value),
-            )
-        };
-        let mut always = 0;
-        for (value, atom) in values {
-            let value_name = ground.rg_name(value);
-            let r = e.an.resolve(propnet::ground::GroundLiteral {
-                atom,
-                positive: true,
+    /// The keeper's outcome: each role's goal value, by decreasing priority
+    /// (0 when none holds), then `end`. Returns the warnings about roles
+    /// without or with several certain goal values.
+    fn keeper_outcome(
+        &mut self,
+        ground: &GroundProgram,
+        outputs: &OutputAtoms,
+        goals: String,
+    ) -> Vec<Diagnostic> {
+        let mut warnings = Vec::new();
+        let mut at = goals;
+        for k in 0..self.names.roles.len() {
+            let role = self.names.roles[k].clone();
+            let role_term = ground.roles[self.names.file_index[k]];
+            let mut values: Vec<(TermId, AtomId)> =
+                outputs.goals.get(&role_term).cloned().unwrap_or_default();
+            if values.is_empty() {
+                warnings.push(Diagnostic::warning(
+                    format!("role {role} has no goal value; the translation scores it 0"),
+                    None,
+                ));
+            }
+            // Priority: the largest value first (as the native models do for an
+            // ill-formed state with several values), 0 when none holds.
+            values.sort_by(|x, y| {
+                let (a, b) = (ground.rg_name(x.0), ground.rg_name(y.0));
+                score_order(&b).cmp(&score_order(&a)).then(b.cmp(&a))
             });
-            match r {
-                Resolved::Const(false) => {}
-                Resolved::Const(true) => {
-                    always += 1;
-                    if always == 1 {
-                        e.b.edge(&at, &out, assign(&value_name));
+            let out = self.b.node("goals");
+            let assign = |value: &str| {
+                label::assign(
+                    Expr::name("goals").at_key(Expr::name(role.clone())),
+                    Expr::name(value),
+                )
+            };
+            let mut always = 0;
+            for (value, atom) in values {
+                let value_name = ground.rg_name(value);
+                let r = self.an.resolve(propnet::ground::GroundLiteral {
+                    atom,
+                    positive: true,
+                });
+                match r {
+                    Resolved::Const(false) => {}
+                    Resolved::Const(true) => {
+                        always += 1;
+                        if always == 1 {
+                            self.b.edge(&at, &out, assign(&value_name));
+                        }
                     }
+                    Resolved::Cond(c) if always == 0 => {
+                        let hit = self.b.node(&format!("goal_{role}_{value_name}"));
+                        self.emit_condition(&at, &hit, c);
+                        self.b.edge(&hit, &out, assign(&value_name));
+                        let miss = self.b.node("goals");
+                        self.emit_condition(&at, &miss, c.negated());
+                        at = miss;
+                    }
+                    Resolved::Cond(_) => {}
                 }
-                Resolved::Cond(c) if always == 0 => {
-                    let hit = e.b.node(&format!("goal_{role}_{value_name}"));
-                    e.emit_condition(&at, &hit, c);
-                    e.b.edge(&hit, &out, assign(&value_name));
-                    let miss = e.b.node("goals");
-                    e.emit_condition(&at, &miss, c.negated());
-                    at = miss;
-                }
-                Resolved::Cond(_) => {}
             }
+            if always > 1 {
+                warnings.push(Diagnostic::warning(
+                    format!(
+                        "role {role} has several goal values in every terminal state; the translation uses the largest"
+                    ),
+                    None,
+                ));
+            }
+            if always == 0 {
+                self.b.edge(&at, &out, assign(ZERO));
+            }
+            at = out;
         }
-        if always > 1 {
-            warnings.push(Diagnostic::warning(
-                format!(
-                    "role {role} has several goal values in every terminal state; the translation uses the largest"
-                ),
-                None,
-            ));
-        }
-        if always == 0 {
-            e.b.edge(&at, &out, assign(ZERO));
-        }
-        at = out;
+        self.b.edge(&at, "end", label::switch("keeper"));
+        warnings
     }
-    e.b.edge(&at, "end", label::switch("keeper"));
-
-    // ---- subautomata -----------------------------------------------------------
-    e.flush();
-    Ok(Emitted {
-        game: e.b.finish(),
-        warnings,
-    })
 }
 
 fn score_order(name: &str) -> (u8, i64) {

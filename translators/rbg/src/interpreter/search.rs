@@ -211,6 +211,18 @@ impl Scratch {
     }
 }
 
+/// One run of the DFS on one automaton: what its tasks read and the
+/// level it is at.
+struct Run<'t> {
+    automaton: usize,
+    nfa: &'t Automaton<Action>,
+    needs_mark: &'t [bool],
+    /// Modifier levels opened by this run.
+    depth: usize,
+    /// One successor of the node just expanded, kept off the task stack.
+    pending: Option<Task>,
+}
+
 /// What a search found.
 pub struct Found {
     pub count: u64,
@@ -246,13 +258,15 @@ impl Search<'_> {
         found: &mut Found,
     ) -> Result<bool, ModelError> {
         let tables = self.tables;
-        let vertices = tables.vertex_names.len();
-        let labels = tables.label_count;
-        let nfa: &Automaton<Action> = &tables.automata[automaton];
-        let needs_mark: &[bool] = &tables.needs_mark[automaton];
         let base = self.scratch.tasks.len();
         let outer_depth = self.scratch.depths[automaton];
-        let mut depth = 0;
+        let mut run = Run {
+            automaton,
+            nfa: &tables.automata[automaton],
+            needs_mark: &tables.needs_mark[automaton],
+            depth: 0,
+            pending: None,
+        };
         self.scratch.depths[automaton] = 0;
         self.scratch.begin_level(tables, automaton, 0);
         // The root is not marked: its key (the start, or the target of the
@@ -262,11 +276,8 @@ impl Search<'_> {
             key: root,
             vertex: root_vertex,
         });
-        // One successor of the node just expanded is kept here instead of
-        // on the stack (nodes of one level may be expanded in any order).
-        let mut pending: Option<Task> = None;
         let result = loop {
-            let next = match pending.take() {
+            let next = match run.pending.take() {
                 Some(task) => Some(task),
                 None if self.scratch.tasks.len() > base => self.scratch.tasks.pop(),
                 None => None,
@@ -276,165 +287,21 @@ impl Search<'_> {
             };
             match task {
                 Task::Expand { key, vertex } => {
-                    if mode == Mode::Pattern && nfa.reaches_final(key) {
-                        break Ok(true);
-                    }
-                    for &t in nfa.closure(key) {
-                        let target = Automaton::<Action>::target_key(t);
-                        let next_vertex = match &nfa.actions[t as usize] {
-                            Action::Shift(label) => {
-                                if *label == NONE {
-                                    continue;
-                                }
-                                let w =
-                                    tables.neighbors[vertex as usize * labels + *label as usize];
-                                if w == NONE {
-                                    continue;
-                                }
-                                w
-                            }
-                            Action::On(set) => {
-                                if !set.contains(self.scratch.work.board[vertex as usize]) {
-                                    continue;
-                                }
-                                vertex
-                            }
-                            Action::Compare(left, op, right) => {
-                                let work = &self.scratch.work;
-                                match (work.eval(left), work.eval(right)) {
-                                    (Some(a), Some(b)) if op.holds(a, b) => vertex,
-                                    _ => continue,
-                                }
-                            }
-                            Action::Pattern {
-                                automaton: inner,
-                                negated,
-                            } => {
-                                let inner = *inner as usize;
-                                let level = self.scratch.level_ids[automaton][depth];
-                                let (memo_level, memo_vertex, memo_holds) =
-                                    self.scratch.memo[inner];
-                                let holds = if memo_level == level && memo_vertex == vertex {
-                                    memo_holds
-                                } else {
-                                    let holds = self.run(inner, 0, vertex, Mode::Pattern, found)?;
-                                    self.scratch.memo[inner] = (level, vertex, holds);
-                                    holds
-                                };
-                                if holds == *negated {
-                                    continue;
-                                }
-                                vertex
-                            }
-                            Action::Noop => vertex,
-                            Action::Off { .. } | Action::Assign { .. } => {
-                                if !needs_mark[t as usize]
-                                    || self.scratch.mark(vertices, automaton, target, vertex)
-                                {
-                                    self.scratch.tasks.push(Task::Modifier {
-                                        transition: t,
-                                        vertex,
-                                    });
-                                }
-                                continue;
-                            }
-                            Action::Switch { modifier, .. } => {
-                                if needs_mark[t as usize]
-                                    && !self.scratch.mark(vertices, automaton, target, vertex)
-                                {
-                                    continue;
-                                }
-                                found.count += 1;
-                                match mode {
-                                    Mode::All | Mode::First => {
-                                        let mut pairs = self.scratch.prefix.clone();
-                                        pairs.push((*modifier, vertex));
-                                        found.moves.push(pairs);
-                                    }
-                                    Mode::Count | Mode::Pattern => {}
-                                }
-                                if mode == Mode::First {
-                                    break;
-                                }
-                                continue;
-                            }
-                        };
-                        if !needs_mark[t as usize]
-                            || self.scratch.mark(vertices, automaton, target, next_vertex)
-                        {
-                            let successor = Task::Expand {
-                                key: target,
-                                vertex: next_vertex,
-                            };
-                            match pending {
-                                None => pending = Some(successor),
-                                Some(_) => self.scratch.tasks.push(successor),
-                            }
-                        }
-                    }
-                    if mode == Mode::First && found.count > 0 {
-                        break Ok(true);
+                    match self.expand(&mut run, key, vertex, mode, found) {
+                        Ok(true) => break Ok(true),
+                        Ok(false) => {}
+                        Err(error) => break Err(error),
                     }
                 }
                 Task::Modifier { transition, vertex } => {
-                    let recorded = automaton == 0;
-                    let undo = match &nfa.actions[transition as usize] {
-                        Action::Off { piece, .. } => {
-                            let old = self.scratch.work.set_piece(vertex, *piece);
-                            Task::UndoPiece {
-                                vertex,
-                                old,
-                                recorded,
-                            }
-                        }
-                        Action::Assign { slot, value, .. } => {
-                            let work = &mut self.scratch.work;
-                            let bound = tables.bounds[*slot as usize];
-                            match work.eval(value) {
-                                Some(v) if (0..=i128::from(bound)).contains(&v) => {
-                                    let old = work.variables[*slot as usize];
-                                    work.variables[*slot as usize] = v as u32;
-                                    Task::UndoVariable {
-                                        slot: *slot,
-                                        old,
-                                        recorded,
-                                    }
-                                }
-                                _ => continue,
-                            }
-                        }
-                        _ => continue,
-                    };
-                    if recorded {
-                        let modifier = match &nfa.actions[transition as usize] {
-                            Action::Off { modifier, .. } | Action::Assign { modifier, .. } => {
-                                *modifier
-                            }
-                            _ => 0,
-                        };
-                        self.scratch.prefix.push((modifier, vertex));
+                    if let Err(error) = self.apply_modifier(&mut run, transition, vertex) {
+                        break Err(error);
                     }
-                    self.scratch.tasks.push(undo);
-                    self.scratch.applied += 1;
-                    if self.scratch.applied > MAX_STRAIGHTNESS {
-                        break Err(ModelError::new(format!(
-                            "more than {MAX_STRAIGHTNESS} modifiers applied in one move; \
-                             the game is not finitely straight (rbg.md §3.7)"
-                        )));
-                    }
-                    depth += 1;
-                    self.scratch.depths[automaton] = depth;
-                    self.scratch.begin_level(tables, automaton, depth);
-                    let target = Automaton::<Action>::target_key(transition);
-                    self.scratch.tasks.push(Task::Expand {
-                        key: target,
-                        vertex,
-                    });
                 }
                 Task::UndoPiece { .. } | Task::UndoVariable { .. } => {
                     self.undo(task);
-                    depth -= 1;
-                    self.scratch.depths[automaton] = depth;
+                    run.depth -= 1;
+                    self.scratch.depths[automaton] = run.depth;
                 }
             }
         };
@@ -446,6 +313,187 @@ impl Search<'_> {
         }
         self.scratch.depths[automaton] = outer_depth;
         result
+    }
+
+    /// Follows every transition of `key`'s closure at `vertex`: tests and
+    /// shifts lead to successors, modifiers are deferred as tasks, switches
+    /// end moves. Returns true when the run should stop (a pattern's final
+    /// state, or the first move in `Mode::First`).
+    #[inline]
+    fn expand(
+        &mut self,
+        run: &mut Run<'_>,
+        key: u32,
+        vertex: u32,
+        mode: Mode,
+        found: &mut Found,
+    ) -> Result<bool, ModelError> {
+        let tables = self.tables;
+        let vertices = tables.vertex_names.len();
+        let labels = tables.label_count;
+        let (automaton, nfa, needs_mark) = (run.automaton, run.nfa, run.needs_mark);
+        if mode == Mode::Pattern && nfa.reaches_final(key) {
+            return Ok(true);
+        }
+        for &t in nfa.closure(key) {
+            let target = Automaton::<Action>::target_key(t);
+            let next_vertex = match &nfa.actions[t as usize] {
+                Action::Shift(label) => {
+                    if *label == NONE {
+                        continue;
+                    }
+                    let w = tables.neighbors[vertex as usize * labels + *label as usize];
+                    if w == NONE {
+                        continue;
+                    }
+                    w
+                }
+                Action::On(set) => {
+                    if !set.contains(self.scratch.work.board[vertex as usize]) {
+                        continue;
+                    }
+                    vertex
+                }
+                Action::Compare(left, op, right) => {
+                    let work = &self.scratch.work;
+                    match (work.eval(left), work.eval(right)) {
+                        (Some(a), Some(b)) if op.holds(a, b) => vertex,
+                        _ => continue,
+                    }
+                }
+                Action::Pattern {
+                    automaton: inner,
+                    negated,
+                } => {
+                    let inner = *inner as usize;
+                    let level = self.scratch.level_ids[automaton][run.depth];
+                    let (memo_level, memo_vertex, memo_holds) = self.scratch.memo[inner];
+                    let holds = if memo_level == level && memo_vertex == vertex {
+                        memo_holds
+                    } else {
+                        let holds = self.run(inner, 0, vertex, Mode::Pattern, found)?;
+                        self.scratch.memo[inner] = (level, vertex, holds);
+                        holds
+                    };
+                    if holds == *negated {
+                        continue;
+                    }
+                    vertex
+                }
+                Action::Noop => vertex,
+                Action::Off { .. } | Action::Assign { .. } => {
+                    if !needs_mark[t as usize]
+                        || self.scratch.mark(vertices, automaton, target, vertex)
+                    {
+                        self.scratch.tasks.push(Task::Modifier {
+                            transition: t,
+                            vertex,
+                        });
+                    }
+                    continue;
+                }
+                Action::Switch { modifier, .. } => {
+                    if needs_mark[t as usize]
+                        && !self.scratch.mark(vertices, automaton, target, vertex)
+                    {
+                        continue;
+                    }
+                    found.count += 1;
+                    match mode {
+                        Mode::All | Mode::First => {
+                            let mut pairs = self.scratch.prefix.clone();
+                            pairs.push((*modifier, vertex));
+                            found.moves.push(pairs);
+                        }
+                        Mode::Count | Mode::Pattern => {}
+                    }
+                    if mode == Mode::First {
+                        break;
+                    }
+                    continue;
+                }
+            };
+            if !needs_mark[t as usize]
+                || self.scratch.mark(vertices, automaton, target, next_vertex)
+            {
+                let successor = Task::Expand {
+                    key: target,
+                    vertex: next_vertex,
+                };
+                // One successor is kept out of the stack (nodes of one
+                // level may be expanded in any order).
+                match run.pending {
+                    None => run.pending = Some(successor),
+                    Some(_) => self.scratch.tasks.push(successor),
+                }
+            }
+        }
+        Ok(mode == Mode::First && found.count > 0)
+    }
+
+    /// Applies a deferred modifier at `vertex` and opens the level it
+    /// starts (an assignment out of its variable's bounds is a dead end).
+    #[inline]
+    fn apply_modifier(
+        &mut self,
+        run: &mut Run<'_>,
+        transition: u32,
+        vertex: u32,
+    ) -> Result<(), ModelError> {
+        let tables = self.tables;
+        let automaton = run.automaton;
+        let recorded = automaton == 0;
+        let undo = match &run.nfa.actions[transition as usize] {
+            Action::Off { piece, .. } => {
+                let old = self.scratch.work.set_piece(vertex, *piece);
+                Task::UndoPiece {
+                    vertex,
+                    old,
+                    recorded,
+                }
+            }
+            Action::Assign { slot, value, .. } => {
+                let work = &mut self.scratch.work;
+                let bound = tables.bounds[*slot as usize];
+                match work.eval(value) {
+                    Some(v) if (0..=i128::from(bound)).contains(&v) => {
+                        let old = work.variables[*slot as usize];
+                        work.variables[*slot as usize] = v as u32;
+                        Task::UndoVariable {
+                            slot: *slot,
+                            old,
+                            recorded,
+                        }
+                    }
+                    _ => return Ok(()),
+                }
+            }
+            _ => return Ok(()),
+        };
+        if recorded {
+            let modifier = match &run.nfa.actions[transition as usize] {
+                Action::Off { modifier, .. } | Action::Assign { modifier, .. } => *modifier,
+                _ => 0,
+            };
+            self.scratch.prefix.push((modifier, vertex));
+        }
+        self.scratch.tasks.push(undo);
+        self.scratch.applied += 1;
+        if self.scratch.applied > MAX_STRAIGHTNESS {
+            return Err(ModelError::new(format!(
+                "more than {MAX_STRAIGHTNESS} modifiers applied in one move; \
+                 the game is not finitely straight (rbg.md §3.7)"
+            )));
+        }
+        run.depth += 1;
+        self.scratch.depths[automaton] = run.depth;
+        self.scratch.begin_level(tables, automaton, run.depth);
+        let target = Automaton::<Action>::target_key(transition);
+        self.scratch.tasks.push(Task::Expand {
+            key: target,
+            vertex,
+        });
+        Ok(())
     }
 
     #[inline]
