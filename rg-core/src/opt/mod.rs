@@ -12,49 +12,13 @@
 //! dropped: passes rename and merge nodes, which would make such hints
 //! false (pragmas are hints; the engine does not need them).
 
-mod add_casts;
-mod compact_comparisons;
-mod compact_reachability;
-mod compact_skips;
-mod dataflow;
-mod expand_any;
-mod expand_var_tags;
-mod exprs;
-mod graph;
-mod infer_disjoint;
-mod infer_tag_index;
-mod inline_assignment;
-mod inline_check_assignments;
-mod inline_reachability;
-mod join_exclusive;
-mod join_prefixes;
-mod join_suffixes;
-mod mangle;
-mod merge_accesses;
-mod names;
-mod normalize_constants;
-mod normalize_types;
-mod propagate_compared_values;
-mod propagate_constants;
-mod prune_self_loops;
-mod prune_singleton_types;
-mod prune_subsumed_checks;
-mod prune_unreachable;
-mod prune_unused;
-mod reorder_conditions;
-mod skip_artificial;
-mod skip_dead_assignments;
-mod skip_redundant;
-mod skip_self;
-mod skip_unread_entries;
-mod skip_unused_tags;
-mod typing;
-mod worklist;
+mod analysis;
+mod passes;
 
 use crate::fx_hash::FxSet;
 use std::time::{Duration, Instant};
 
-use crate::ast::{Expr, Game, Label, PragmaKind};
+use crate::ast::{Game, Label, PragmaKind};
 
 /// A transformation of a checked game that preserves its game tree.
 pub trait Pass {
@@ -75,27 +39,27 @@ pub trait Pass {
 /// grow the game.
 pub fn default_pipeline() -> Vec<Box<dyn Pass>> {
     vec![
-        Box::new(propagate_constants::PropagateConstants),
-        Box::new(inline_assignment::InlineAssignment),
-        Box::new(propagate_compared_values::PropagateComparedValues),
-        Box::new(skip_self::SkipSelfAssignments),
-        Box::new(prune_self_loops::PruneSelfLoops),
-        Box::new(join_exclusive::JoinExclusiveEdges),
-        Box::new(prune_unreachable::PruneUnreachable),
-        Box::new(compact_skips::CompactSkipEdges),
-        Box::new(join_prefixes::JoinForkPrefixes),
-        Box::new(join_suffixes::JoinForkSuffixes),
-        Box::new(skip_dead_assignments::SkipDeadAssignments),
-        Box::new(skip_unread_entries::SkipUnreadEntries),
-        Box::new(prune_unused::PruneUnused),
-        Box::new(prune_singleton_types::PruneSingletonTypes),
-        Box::new(skip_unused_tags::SkipUnusedTags),
-        Box::new(compact_comparisons::CompactComparisons),
-        Box::new(inline_check_assignments::InlineCheckAssignments),
-        Box::new(inline_reachability::InlineReachability),
-        Box::new(prune_subsumed_checks::PruneSubsumedChecks),
-        Box::new(merge_accesses::MergeAccesses),
-        Box::new(infer_disjoint::InferDisjoint),
+        Box::new(passes::propagate_constants::PropagateConstants),
+        Box::new(passes::inline_assignment::InlineAssignment),
+        Box::new(passes::propagate_compared_values::PropagateComparedValues),
+        Box::new(passes::skip_self_assignments::SkipSelfAssignments),
+        Box::new(passes::prune_self_loops::PruneSelfLoops),
+        Box::new(passes::join_exclusive_edges::JoinExclusiveEdges),
+        Box::new(passes::prune_unreachable::PruneUnreachable),
+        Box::new(passes::compact_skip_edges::CompactSkipEdges),
+        Box::new(passes::join_fork_prefixes::JoinForkPrefixes),
+        Box::new(passes::join_fork_suffixes::JoinForkSuffixes),
+        Box::new(passes::skip_dead_assignments::SkipDeadAssignments),
+        Box::new(passes::skip_unread_entries::SkipUnreadEntries),
+        Box::new(passes::prune_unused::PruneUnused),
+        Box::new(passes::prune_singleton_types::PruneSingletonTypes),
+        Box::new(passes::skip_unused_tags::SkipUnusedTags),
+        Box::new(passes::compact_comparisons::CompactComparisons),
+        Box::new(passes::inline_check_assignments::InlineCheckAssignments),
+        Box::new(passes::inline_reachability::InlineReachability),
+        Box::new(passes::prune_subsumed_checks::PruneSubsumedChecks),
+        Box::new(passes::merge_accesses::MergeAccesses),
+        Box::new(passes::infer_disjoint::InferDisjoint),
     ]
 }
 
@@ -103,21 +67,21 @@ pub fn default_pipeline() -> Vec<Box<dyn Pass>> {
 fn by_name_only() -> Vec<Box<dyn Pass>> {
     vec![
         // E, structural.
-        Box::new(compact_reachability::CompactReachability),
+        Box::new(passes::compact_reachability::CompactReachability),
         // E, normalizations and expansions (they grow the game).
-        Box::new(expand_any::ExpandAnyAssignment),
-        Box::new(expand_var_tags::ExpandVariableTags),
-        Box::new(add_casts::AddExplicitCasts),
-        Box::new(normalize_constants::NormalizeConstants),
-        Box::new(normalize_types::NormalizeTypes),
+        Box::new(passes::expand_any_assignment::ExpandAnyAssignment),
+        Box::new(passes::expand_variable_tags::ExpandVariableTags),
+        Box::new(passes::add_explicit_casts::AddExplicitCasts),
+        Box::new(passes::normalize_constants::NormalizeConstants),
+        Box::new(passes::normalize_types::NormalizeTypes),
         // E, pragma inference (final).
-        Box::new(infer_tag_index::InferTagIndex),
+        Box::new(passes::infer_tag_index::InferTagIndex),
         // L, relabelings: moves lose or rename tags.
-        Box::new(mangle::MangleSymbols),
-        Box::new(skip_redundant::SkipRedundantTags),
-        Box::new(skip_artificial::SkipArtificialTags),
+        Box::new(passes::mangle_symbols::MangleSymbols),
+        Box::new(passes::skip_redundant_tags::SkipRedundantTags),
+        Box::new(passes::skip_artificial_tags::SkipArtificialTags),
         // U: may change the game.
-        Box::new(reorder_conditions::ReorderConditions),
+        Box::new(passes::reorder_conditions::ReorderConditions),
     ]
 }
 
@@ -225,68 +189,6 @@ fn drop_location_pragmas(game: &mut Game) {
     });
 }
 
-/// Nodes named by the game's pragmas.
-pub(crate) fn pragma_nodes(game: &Game) -> FxSet<String> {
-    let mut nodes = FxSet::default();
-    for p in &game.pragmas {
-        match &p.kind {
-            PragmaKind::Disjoint { node, targets, .. } => {
-                nodes.insert(node.clone());
-                nodes.extend(targets.iter().cloned());
-            }
-            PragmaKind::Repeat { nodes: n, .. }
-            | PragmaKind::Unique(n)
-            | PragmaKind::TagIndex { nodes: n, .. } => nodes.extend(n.iter().cloned()),
-            PragmaKind::Iterator { nodes: n, .. } => nodes.extend(n.iter().cloned()),
-            PragmaKind::SimpleApply(sa) => {
-                nodes.insert(sa.from.clone());
-                nodes.insert(sa.to.clone());
-            }
-            _ => {}
-        }
-    }
-    nodes
-}
-
-/// Whether some edge is a reachability check.
-pub(crate) fn has_checks(game: &Game) -> bool {
-    game.edges
-        .iter()
-        .any(|e| matches!(e.label, Label::Reach { .. }))
-}
-
-/// Whether the random player can be on move: some expression mentions the
-/// symbol `random`. Passes that change which node a move ends at, or which
-/// variables exist, avoid doing so in such games, because perft merges
-/// random outcomes by state (rg.md §6).
-pub(crate) fn has_random(game: &Game) -> bool {
-    fn mentions(e: &Expr) -> bool {
-        match e {
-            Expr::Ref(name, _) => name == crate::builtins::RANDOM,
-            Expr::Cast(_, inner, _) => mentions(inner),
-            Expr::Access(m, k, _) => mentions(m) || mentions(k),
-        }
-    }
-    game.edges.iter().any(|e| match &e.label {
-        Label::Assign { rhs, .. } => mentions(rhs),
-        Label::Compare { lhs, rhs, .. } => mentions(lhs) || mentions(rhs),
-        _ => false,
-    }) || game.constants.iter().any(|c| value_mentions(&c.value))
-        || game.variables.iter().any(|v| value_mentions(&v.value))
-}
-
-/// Whether a constant's value mentions `random` (as `has_random` always
-/// did, by substring), without printing the value.
-fn value_mentions(value: &crate::ast::Value) -> bool {
-    let random = |s: &str| s.contains(crate::builtins::RANDOM);
-    match value {
-        crate::ast::Value::Symbol(s, _) => random(s),
-        crate::ast::Value::Map(entries, _) => entries
-            .iter()
-            .any(|e| e.key.as_deref().is_some_and(random) || value_mentions(&e.value)),
-    }
-}
-
 /// Sizes of a game, for traces and `rgw stats`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Size {
@@ -338,26 +240,6 @@ fn bits(t: &crate::types::RType) -> u64 {
 }
 
 #[cfg(test)]
-pub(crate) mod test_support {
-    use crate::ast::Game;
-    use crate::parse::parse_game;
-    use crate::print::print_game;
-
-    pub const HEADER: &str = "type Player = { x };\ntype Score = { 0 };\n";
-
-    /// Runs one pass once and prints the result.
-    pub fn after(pass: &dyn super::Pass, source: &str) -> (bool, String) {
-        let mut game: Game = parse_game(&format!("{HEADER}{source}")).unwrap();
-        let changed = pass.run(&mut game);
-        let printed = print_game(&game);
-        (
-            changed,
-            printed.strip_prefix(HEADER).unwrap_or(&printed).to_string(),
-        )
-    }
-}
-
-#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -371,17 +253,5 @@ mod tests {
         // board 5 × 2 bits, flag 1, goals 2 × 0, player 2 bits (4 values), visible 2 × 1.
         assert_eq!(size.state_bits, 10 + 1 + 2 + 2);
         assert_eq!(size.variables, 2);
-    }
-
-    #[test]
-    fn random_moves_are_seen_in_initial_values_too() {
-        let game = |value: &str| {
-            crate::parse::parse_game(&format!(
-                "type Player = {{ x }};\ntype Score = {{ 0 }};\nvar m: Bool -> PlayerOrSystem = {value};\nvar v: Bool = 0;\nbegin, end: player = m[v];\n"
-            ))
-            .unwrap()
-        };
-        assert!(has_random(&game("{ :random, 1: x }")));
-        assert!(!has_random(&game("{ :keeper, 1: x }")));
     }
 }
