@@ -9,7 +9,7 @@
 use std::rc::Rc;
 
 use crate::ast::{Edge, Game, Label};
-use crate::builtins::{BEGIN, END};
+use crate::builtins::RESERVED_NODES;
 use crate::fx_hash::FxMap;
 
 /// Edge indices by node name.
@@ -168,7 +168,7 @@ impl EdgeGraph {
             fixed: Vec::new(),
             edges: Vec::new(),
         };
-        for name in [BEGIN, END] {
+        for name in RESERVED_NODES {
             let id = g.intern(name);
             g.fixed[id as usize] = true;
         }

@@ -20,26 +20,8 @@ pub fn declared_names(game: &Game) -> FxSet<&str> {
 /// cannot clash with, or shadow, anything.
 pub fn identifiers(game: &Game) -> FxSet<String> {
     let mut out = FxSet::default();
-    for name in crate::ast::KEYWORDS {
-        out.insert(name.to_string());
-    }
-    for name in [
-        crate::builtins::PLAYER,
-        crate::builtins::SCORE,
-        crate::builtins::BOOL,
-        crate::builtins::GOALS,
-        crate::builtins::VISIBILITY,
-        crate::builtins::PLAYER_OR_SYSTEM,
-        crate::builtins::KEEPER,
-        crate::builtins::RANDOM,
-        crate::builtins::BEGIN,
-        crate::builtins::END,
-        crate::builtins::PLAYER_VAR,
-        crate::builtins::GOALS_VAR,
-        crate::builtins::VISIBLE_VAR,
-        "0",
-        "1",
-    ] {
+    // `0` and `1` are the symbols of the built-in `Bool`.
+    for name in crate::builtins::reserved_words().chain(["0", "1"]) {
         out.insert(name.to_string());
     }
     for t in &game.typedefs {

@@ -15,7 +15,7 @@
 //! to the variable's type, so that every access stays well typed.
 
 use crate::ast::{At, Expr, Game, Label};
-use crate::builtins::{BEGIN, END};
+use crate::builtins::RESERVED_NODES;
 use crate::fx_hash::{FxMap, FxSet};
 
 use crate::opt::analysis::exprs::{rewrite, size};
@@ -98,7 +98,11 @@ impl<'g> Trees<'g> {
         }
         let mut fixed = vec![false; index.count()];
         let pragma_nodes = pragmas::pragma_nodes(game);
-        for name in pragma_nodes.iter().map(String::as_str).chain([BEGIN, END]) {
+        for name in pragma_nodes
+            .iter()
+            .map(String::as_str)
+            .chain(RESERVED_NODES)
+        {
             if let Some(id) = index.get(name) {
                 fixed[id as usize] = true;
             }

@@ -86,9 +86,11 @@ impl Mangler {
     fn new(game: &Game) -> Mangler {
         let full = with_builtins(game);
         let env = TypeEnv::new(&full);
-        let mut symbols: FxSet<String> = [builtins::KEEPER, builtins::RANDOM, "0", "1"]
-            .map(String::from)
+        // `0` and `1` are the symbols of the built-in `Bool`.
+        let mut symbols: FxSet<String> = builtins::SYSTEM_PLAYERS
             .into_iter()
+            .chain(["0", "1"])
+            .map(String::from)
             .collect();
         for t in [builtins::PLAYER, builtins::SCORE, builtins::BOOL] {
             if let Some(s) = env
@@ -99,29 +101,18 @@ impl Mangler {
                 symbols.extend(s);
             }
         }
-        let nodes: FxSet<String> = [builtins::BEGIN, builtins::END]
+        let nodes: FxSet<String> = builtins::RESERVED_NODES
             .map(String::from)
             .into_iter()
             .collect();
-        let types: FxSet<String> = [
-            builtins::PLAYER,
-            builtins::SCORE,
-            builtins::BOOL,
-            builtins::GOALS,
-            builtins::VISIBILITY,
-            builtins::PLAYER_OR_SYSTEM,
-        ]
-        .map(String::from)
-        .into_iter()
-        .collect();
-        let fixed_variables: FxSet<String> = [
-            builtins::PLAYER_VAR,
-            builtins::GOALS_VAR,
-            builtins::VISIBLE_VAR,
-        ]
-        .map(String::from)
-        .into_iter()
-        .collect();
+        let types: FxSet<String> = builtins::BUILTIN_TYPES
+            .map(String::from)
+            .into_iter()
+            .collect();
+        let fixed_variables: FxSet<String> = builtins::BUILTIN_VARIABLES
+            .map(String::from)
+            .into_iter()
+            .collect();
         let avoid = symbols
             .iter()
             .chain(&nodes)

@@ -29,15 +29,10 @@ impl Pass for PruneUnused {
         let unread: FxSet<String> = if features::has_random(game) {
             FxSet::default()
         } else {
-            let builtin = [
-                builtins::PLAYER_VAR,
-                builtins::GOALS_VAR,
-                builtins::VISIBLE_VAR,
-            ];
             game.variables
                 .iter()
                 .map(|v| v.name.as_str())
-                .filter(|name| !reads.contains(name) && !builtin.contains(name))
+                .filter(|name| !reads.contains(name) && !builtins::is_builtin_variable(name))
                 .map(str::to_string)
                 .collect()
         };
@@ -65,22 +60,10 @@ impl Pass for PruneUnused {
         let types = types_used(game);
         let before = game.typedefs.len();
         game.typedefs
-            .retain(|t| types.contains(&t.name) || is_builtin_type(&t.name));
+            .retain(|t| types.contains(&t.name) || builtins::is_builtin_type(&t.name));
         changed |= game.typedefs.len() != before;
         changed
     }
-}
-
-fn is_builtin_type(name: &str) -> bool {
-    [
-        builtins::PLAYER,
-        builtins::SCORE,
-        builtins::BOOL,
-        builtins::GOALS,
-        builtins::VISIBILITY,
-        builtins::PLAYER_OR_SYSTEM,
-    ]
-    .contains(&name)
 }
 
 /// Every identifier read by an expression, a value or a pragma (assignment
