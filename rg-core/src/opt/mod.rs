@@ -16,9 +16,12 @@ mod analysis;
 mod passes;
 
 use crate::fx_hash::FxSet;
+use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::ast::{Game, Label, PragmaKind};
+use crate::check::{check_game, is_clean};
+use crate::diag::Diagnostic;
 
 /// A transformation of a checked game that preserves its game tree.
 pub trait Pass {
@@ -110,7 +113,8 @@ pub fn passes_by_name(names: &[&str]) -> Result<Vec<Box<dyn Pass>>, String> {
 /// pass once; real games settle in a handful).
 const MAX_ROUNDS: usize = 100;
 
-/// One run of one pass, as reported to [`optimize`]'s observer.
+/// One run of one pass, as reported to [`optimize`]'s observer (the
+/// observer sees the game before [`optimize_checked`] checks it).
 pub struct PassRun<'a> {
     pub pass: &'static str,
     /// Whether the pass changed the game.
@@ -123,8 +127,62 @@ pub struct PassRun<'a> {
 
 /// Runs `passes` to a fixpoint on a copy of `game`. `observe` is called
 /// after every run of every pass (for traces and timings). In debug
-/// builds the checker runs after every change.
+/// builds the checker runs after every change, as in [`optimize_checked`],
+/// and a pass whose output does not check panics.
 pub fn optimize(game: &Game, passes: &[Box<dyn Pass>], observe: &mut dyn FnMut(&PassRun)) -> Game {
+    run_to_fixpoint(game, passes, cfg!(debug_assertions), observe)
+        .unwrap_or_else(|broke| panic!("{broke}"))
+}
+
+/// [`optimize`] with the checker run after every pass that changes the
+/// game, in every build: the first pass whose output does not check is
+/// the error. For tests and CI (checking costs about as much as the
+/// passes). `game` must check; the function panics if it does not, since
+/// no pass could be blamed.
+pub fn optimize_checked(
+    game: &Game,
+    passes: &[Box<dyn Pass>],
+    observe: &mut dyn FnMut(&PassRun),
+) -> Result<Game, PassBrokeGame> {
+    let diagnostics = check_game(game);
+    if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
+        panic!(
+            "optimize_checked: the input game does not check: {}",
+            error.message
+        );
+    }
+    run_to_fixpoint(game, passes, true, observe)
+}
+
+/// A pass whose output does not check, as found by [`optimize_checked`].
+#[derive(Clone, Debug)]
+pub struct PassBrokeGame {
+    /// The pass's name.
+    pub pass: &'static str,
+    /// The checker's diagnostics on the pass's output (some are errors).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl fmt::Display for PassBrokeGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "pass `{}` produced an ill-formed game", self.pass)?;
+        if let Some(error) = self.diagnostics.iter().find(|d| d.is_error()) {
+            write!(f, ": {}", error.message)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for PassBrokeGame {}
+
+/// The fixpoint loop of [`optimize`]; with `check_each_pass`, the checker
+/// runs after every change.
+fn run_to_fixpoint(
+    game: &Game,
+    passes: &[Box<dyn Pass>],
+    check_each_pass: bool,
+    observe: &mut dyn FnMut(&PassRun),
+) -> Result<Game, PassBrokeGame> {
     let mut g = game.clone();
     drop_location_pragmas(&mut g);
     let fixpoint: Vec<&dyn Pass> = passes
@@ -137,6 +195,20 @@ pub fn optimize(game: &Game, passes: &[Box<dyn Pass>], observe: &mut dyn FnMut(&
         .map(|p| p.as_ref())
         .filter(|p| p.is_final())
         .collect();
+    let checked = |pass: &dyn Pass, g: &Game| -> Result<(), PassBrokeGame> {
+        if !check_each_pass {
+            return Ok(());
+        }
+        let diagnostics = check_game(g);
+        if is_clean(&diagnostics) {
+            Ok(())
+        } else {
+            Err(PassBrokeGame {
+                pass: pass.name(),
+                diagnostics,
+            })
+        }
+    };
     // Cycle through the passes until every one of them has run once on the
     // current game without changing it: a pass that already saw the final
     // game need not run again, which saves most of a last, idle round.
@@ -147,20 +219,17 @@ pub fn optimize(game: &Game, passes: &[Box<dyn Pass>], observe: &mut dyn FnMut(&
         }
         if run_observed(*pass, &mut g, observe) {
             idle_in_a_row = 0;
-            debug_assert!(
-                crate::check::is_clean(&crate::check::check_game(&g)),
-                "pass {} produced an invalid game: {:?}",
-                pass.name(),
-                crate::check::check_game(&g)
-            );
+            checked(*pass, &g)?;
         } else {
             idle_in_a_row += 1;
         }
     }
     for pass in last {
-        run_observed(pass, &mut g, observe);
+        if run_observed(pass, &mut g, observe) {
+            checked(pass, &g)?;
+        }
     }
-    g
+    Ok(g)
 }
 
 /// Runs one pass, timing it and reporting the run.
@@ -253,5 +322,56 @@ mod tests {
         // board 5 × 2 bits, flag 1, goals 2 × 0, player 2 bits (4 values), visible 2 × 1.
         assert_eq!(size.state_bits, 10 + 1 + 2 + 2);
         assert_eq!(size.variables, 2);
+    }
+
+    /// Removes the first variable declaration, although the rules use it.
+    struct DropUsedVariable;
+
+    impl Pass for DropUsedVariable {
+        fn name(&self) -> &'static str {
+            "drop-used-variable"
+        }
+
+        fn description(&self) -> &'static str {
+            "test only: breaks the game"
+        }
+
+        fn run(&self, game: &mut Game) -> bool {
+            !game.variables.is_empty() && {
+                game.variables.remove(0);
+                true
+            }
+        }
+    }
+
+    const USES_A_VARIABLE: &str = "type Player = { x };\ntype Score = { 0 };\nvar v: Bool = 0;\nbegin, a: v = 1;\na, end: player = keeper;\n";
+
+    #[test]
+    fn the_checked_mode_names_the_pass_that_broke_the_game() {
+        let game = crate::parse::parse_game(USES_A_VARIABLE).unwrap();
+        let passes: Vec<Box<dyn Pass>> = vec![
+            Box::new(passes::skip_self_assignments::SkipSelfAssignments),
+            Box::new(DropUsedVariable),
+        ];
+        let mut ran = Vec::new();
+        let broke = optimize_checked(&game, &passes, &mut |run| ran.push(run.pass)).unwrap_err();
+        assert_eq!(broke.pass, "drop-used-variable");
+        assert!(crate::diag::has_errors(&broke.diagnostics));
+        let message = broke.to_string();
+        assert!(
+            message.starts_with("pass `drop-used-variable` produced an ill-formed game: "),
+            "{message}"
+        );
+        assert!(message.len() > "pass `drop-used-variable` produced an ill-formed game: ".len());
+        // The loop stops at the broken game.
+        assert_eq!(ran, ["skip-self-assignments", "drop-used-variable"]);
+    }
+
+    #[test]
+    fn the_checked_mode_returns_what_optimize_returns() {
+        let game = crate::parse::parse_game(USES_A_VARIABLE).unwrap();
+        let passes = default_pipeline();
+        let checked = optimize_checked(&game, &passes, &mut |_| {}).unwrap();
+        assert_eq!(checked, optimize(&game, &passes, &mut |_| {}));
     }
 }
