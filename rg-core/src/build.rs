@@ -170,12 +170,6 @@ impl GameBuilder {
         Expr::name(name)
     }
 
-    /// A variable with a fresh name based on `hint`.
-    pub fn fresh_variable(&mut self, hint: &str, ty: Type, initial: Value) -> Expr {
-        let name = self.fresh_name(hint);
-        self.variable(&name, ty, initial)
-    }
-
     pub fn pragma(&mut self, kind: PragmaKind) {
         self.game.pragmas.push(Pragma {
             kind,
