@@ -12,7 +12,7 @@ use std::time::Duration;
 use rg_core::ast::Game;
 use rg_core::engine::{Engine, EngineOptions};
 use rg_core::model::Budget;
-use rg_core::opt::{default_pipeline, optimize, Size};
+use rg_core::opt::{default_pipeline, optimize_checked, Size};
 use rg_core::verify::{verify, Verdict};
 
 const MAX_DEPTH: u32 = 3;
@@ -80,7 +80,10 @@ fn check(path: &Path, game: &Game, from_rbg: bool) -> Result<(Size, Size), Strin
         first_keeper_walk: from_rbg,
         ..EngineOptions::default()
     };
-    let optimized = optimize(game, &default_pipeline(), &mut |_| {});
+    // The checker runs after every pass, so that a pass that breaks the
+    // game fails here naming itself.
+    let optimized = optimize_checked(game, &default_pipeline(), &mut |_| {})
+        .map_err(|e| format!("{name}: {e}"))?;
     let plain = Engine::new(game, options).map_err(|d| format!("{name}: {d:?}"))?;
     let fast = Engine::new(&optimized, options)
         .map_err(|d| format!("{name}: the optimized game is refused: {d:?}"))?;

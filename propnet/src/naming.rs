@@ -10,26 +10,6 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-/// Words RG reserves (keywords, built-in variables, nodes and types).
-pub const RESERVED: &[&str] = &[
-    "const",
-    "type",
-    "var",
-    "player",
-    "keeper",
-    "random",
-    "goals",
-    "visible",
-    "begin",
-    "end",
-    "Bool",
-    "Player",
-    "Score",
-    "Goals",
-    "Visibility",
-    "PlayerOrSystem",
-];
-
 /// One word (symbol) with its characters mapped to RG identifier characters.
 pub fn mangle_word(word: &str, out: &mut String) {
     for c in word.chars() {
@@ -62,7 +42,7 @@ pub fn rg_name<'a>(words: impl IntoIterator<Item = &'a str>) -> String {
     if name.is_empty() {
         name.push('_');
     }
-    if RESERVED.contains(&name.as_str()) {
+    if rg_core::builtins::is_reserved_word(&name) {
         name.push('_');
     }
     name

@@ -40,24 +40,17 @@ pub struct GameBuilder {
 impl GameBuilder {
     pub fn new() -> Self {
         let mut builder = GameBuilder::default();
-        // Built-in names and nodes can never be generated.
-        for name in [
-            builtins::PLAYER,
-            builtins::SCORE,
-            builtins::BOOL,
-            builtins::GOALS,
-            builtins::VISIBILITY,
-            builtins::PLAYER_OR_SYSTEM,
-            builtins::KEEPER,
-            builtins::RANDOM,
-            builtins::PLAYER_VAR,
-            builtins::GOALS_VAR,
-            builtins::VISIBLE_VAR,
-        ] {
-            builder.taken_names.insert(name.to_string());
-        }
-        builder.taken_nodes.insert(builtins::BEGIN.to_string());
-        builder.taken_nodes.insert(builtins::END.to_string());
+        // Built-in names and nodes can never be generated. Node names are
+        // a namespace of their own, so `begin` and `end` are only taken
+        // there.
+        let names = builtins::BUILTIN_TYPES
+            .into_iter()
+            .chain(builtins::SYSTEM_PLAYERS)
+            .chain(builtins::BUILTIN_VARIABLES);
+        builder.taken_names.extend(names.map(String::from));
+        builder
+            .taken_nodes
+            .extend(builtins::RESERVED_NODES.map(String::from));
         builder
     }
 
@@ -175,12 +168,6 @@ impl GameBuilder {
             at: self.origin,
         });
         Expr::name(name)
-    }
-
-    /// A variable with a fresh name based on `hint`.
-    pub fn fresh_variable(&mut self, hint: &str, ty: Type, initial: Value) -> Expr {
-        let name = self.fresh_name(hint);
-        self.variable(&name, ty, initial)
     }
 
     pub fn pragma(&mut self, kind: PragmaKind) {

@@ -5,7 +5,7 @@
 //! `goals`, `player`, `visible`). The printer never calls it: printing shows
 //! the parsed text only.
 
-use crate::ast::{Game, Type, TypeDef, Value, Variable};
+use crate::ast::{Game, Type, TypeDef, Value, Variable, KEYWORDS};
 use crate::types::TypeEnv;
 
 pub const PLAYER: &str = "Player";
@@ -21,6 +21,43 @@ pub const END: &str = "end";
 pub const PLAYER_VAR: &str = "player";
 pub const GOALS_VAR: &str = "goals";
 pub const VISIBLE_VAR: &str = "visible";
+
+/// The built-in types (rg.md §3.2); `Player` and `Score` are the game's own.
+pub const BUILTIN_TYPES: [&str; 6] = [PLAYER, SCORE, BOOL, GOALS, VISIBILITY, PLAYER_OR_SYSTEM];
+/// The built-in variables.
+pub const BUILTIN_VARIABLES: [&str; 3] = [PLAYER_VAR, GOALS_VAR, VISIBLE_VAR];
+/// The players besides the game's own: the symbols `PlayerOrSystem` adds.
+pub const SYSTEM_PLAYERS: [&str; 2] = [KEEPER, RANDOM];
+/// The nodes every game has.
+pub const RESERVED_NODES: [&str; 2] = [BEGIN, END];
+
+/// Every built-in name, of every namespace: types, system players, nodes,
+/// variables.
+pub fn builtin_names() -> impl Iterator<Item = &'static str> {
+    BUILTIN_TYPES
+        .into_iter()
+        .chain(SYSTEM_PLAYERS)
+        .chain(RESERVED_NODES)
+        .chain(BUILTIN_VARIABLES)
+}
+
+/// The words a translator must not give to anything of its own: the
+/// keywords and every built-in name.
+pub fn reserved_words() -> impl Iterator<Item = &'static str> {
+    KEYWORDS.into_iter().chain(builtin_names())
+}
+
+pub fn is_builtin_type(name: &str) -> bool {
+    BUILTIN_TYPES.contains(&name)
+}
+
+pub fn is_builtin_variable(name: &str) -> bool {
+    BUILTIN_VARIABLES.contains(&name)
+}
+
+pub fn is_reserved_word(name: &str) -> bool {
+    reserved_words().any(|word| word == name)
+}
 
 /// The definition a built-in type must agree with, given the game's
 /// `Player` symbols.
@@ -108,6 +145,16 @@ mod tests {
     use super::*;
     use crate::parse::parse_game;
     use crate::print::print_game;
+
+    #[test]
+    fn reserved_words_are_the_keywords_and_every_builtin_once() {
+        let mut words: Vec<&str> = reserved_words().collect();
+        words.sort_unstable();
+        words.dedup();
+        assert_eq!(words.len(), 3 + 6 + 2 + 2 + 3);
+        assert!(is_reserved_word("var") && is_reserved_word("PlayerOrSystem"));
+        assert!(!is_reserved_word("x"));
+    }
 
     #[test]
     fn missing_builtins_are_appended_in_order() {

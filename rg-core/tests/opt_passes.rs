@@ -4,10 +4,12 @@
 //! tags, forks of shared conditions, random turns), on the team's RG
 //! corpus and on the shared corpus. Exact (E) and relabeling (L) passes
 //! both keep the tree shape, hence perft. The unsafe `reorder-conditions`
-//! is only required to produce a game that checks.
+//! is only required to produce a game that checks. Every run checks the
+//! game after each change (`optimize_checked`), so a pass that breaks it
+//! fails naming itself.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use proptest::prelude::*;
 use rg_core::ast::Game;
@@ -15,7 +17,7 @@ use rg_core::check::check_game;
 use rg_core::diag::has_errors;
 use rg_core::engine::{Engine, EngineOptions};
 use rg_core::model::{perft, Budget, ForwardModel};
-use rg_core::opt::{all_passes, default_pipeline, optimize, Pass};
+use rg_core::opt::{all_passes, default_pipeline, optimize_checked, Pass};
 use rg_core::parse::parse_game;
 use rg_core::print::print_game;
 use testkit::{files_with_extension, shared_corpus, team_corpus};
@@ -302,18 +304,18 @@ fn perfts(game: &Game, depth: u32) -> Result<Vec<u64>, String> {
         .collect()
 }
 
-/// Runs `passes` (to their fixpoint, as `--passes` does) and checks the
-/// result; returns it with the time taken.
+/// Runs `passes` (to their fixpoint, as `--passes` does) with the checker
+/// after every change, so that a pass breaking the game fails naming
+/// itself; returns the result with the time the passes took.
 fn optimized(game: &Game, passes: &[Box<dyn Pass>], what: &str) -> (Game, Duration) {
-    let start = Instant::now();
-    let out = optimize(game, passes, &mut |_| {});
-    let took = start.elapsed();
-    let diagnostics = check_game(&out);
-    assert!(
-        !has_errors(&diagnostics),
-        "{what}: the result does not check: {diagnostics:?}\n{}",
-        print_game(&out)
-    );
+    let mut took = Duration::ZERO;
+    let out = optimize_checked(game, passes, &mut |run| took += run.elapsed).unwrap_or_else(|e| {
+        panic!(
+            "{what}: {e}\n{:?}\n--- input\n{}",
+            e.diagnostics,
+            print_game(game)
+        )
+    });
     (out, took)
 }
 
@@ -390,9 +392,10 @@ fn every_pass_fires_on_some_generated_game() {
         .filter(|pass| {
             !games.iter().any(|g| {
                 let mut changed = false;
-                optimize(g, std::slice::from_ref(*pass), &mut |run| {
+                optimize_checked(g, std::slice::from_ref(*pass), &mut |run| {
                     changed |= run.changed
-                });
+                })
+                .unwrap_or_else(|e| panic!("{e}\n--- input\n{}", print_game(g)));
                 changed
             })
         })

@@ -12,49 +12,16 @@
 //! dropped: passes rename and merge nodes, which would make such hints
 //! false (pragmas are hints; the engine does not need them).
 
-mod add_casts;
-mod compact_comparisons;
-mod compact_reachability;
-mod compact_skips;
-mod dataflow;
-mod expand_any;
-mod expand_var_tags;
-mod exprs;
-mod graph;
-mod infer_disjoint;
-mod infer_tag_index;
-mod inline_assignment;
-mod inline_check_assignments;
-mod inline_reachability;
-mod join_exclusive;
-mod join_prefixes;
-mod join_suffixes;
-mod mangle;
-mod merge_accesses;
-mod names;
-mod normalize_constants;
-mod normalize_types;
-mod propagate_compared_values;
-mod propagate_constants;
-mod prune_self_loops;
-mod prune_singleton_types;
-mod prune_subsumed_checks;
-mod prune_unreachable;
-mod prune_unused;
-mod reorder_conditions;
-mod skip_artificial;
-mod skip_dead_assignments;
-mod skip_redundant;
-mod skip_self;
-mod skip_unread_entries;
-mod skip_unused_tags;
-mod typing;
-mod worklist;
+mod analysis;
+mod passes;
 
 use crate::fx_hash::FxSet;
+use std::fmt;
 use std::time::{Duration, Instant};
 
-use crate::ast::{Expr, Game, Label, PragmaKind};
+use crate::ast::{Game, Label, PragmaKind};
+use crate::check::{check_game, is_clean};
+use crate::diag::Diagnostic;
 
 /// A transformation of a checked game that preserves its game tree.
 pub trait Pass {
@@ -75,27 +42,27 @@ pub trait Pass {
 /// grow the game.
 pub fn default_pipeline() -> Vec<Box<dyn Pass>> {
     vec![
-        Box::new(propagate_constants::PropagateConstants),
-        Box::new(inline_assignment::InlineAssignment),
-        Box::new(propagate_compared_values::PropagateComparedValues),
-        Box::new(skip_self::SkipSelfAssignments),
-        Box::new(prune_self_loops::PruneSelfLoops),
-        Box::new(join_exclusive::JoinExclusiveEdges),
-        Box::new(prune_unreachable::PruneUnreachable),
-        Box::new(compact_skips::CompactSkipEdges),
-        Box::new(join_prefixes::JoinForkPrefixes),
-        Box::new(join_suffixes::JoinForkSuffixes),
-        Box::new(skip_dead_assignments::SkipDeadAssignments),
-        Box::new(skip_unread_entries::SkipUnreadEntries),
-        Box::new(prune_unused::PruneUnused),
-        Box::new(prune_singleton_types::PruneSingletonTypes),
-        Box::new(skip_unused_tags::SkipUnusedTags),
-        Box::new(compact_comparisons::CompactComparisons),
-        Box::new(inline_check_assignments::InlineCheckAssignments),
-        Box::new(inline_reachability::InlineReachability),
-        Box::new(prune_subsumed_checks::PruneSubsumedChecks),
-        Box::new(merge_accesses::MergeAccesses),
-        Box::new(infer_disjoint::InferDisjoint),
+        Box::new(passes::propagate_constants::PropagateConstants),
+        Box::new(passes::inline_assignment::InlineAssignment),
+        Box::new(passes::propagate_compared_values::PropagateComparedValues),
+        Box::new(passes::skip_self_assignments::SkipSelfAssignments),
+        Box::new(passes::prune_self_loops::PruneSelfLoops),
+        Box::new(passes::join_exclusive_edges::JoinExclusiveEdges),
+        Box::new(passes::prune_unreachable::PruneUnreachable),
+        Box::new(passes::compact_skip_edges::CompactSkipEdges),
+        Box::new(passes::join_fork_prefixes::JoinForkPrefixes),
+        Box::new(passes::join_fork_suffixes::JoinForkSuffixes),
+        Box::new(passes::skip_dead_assignments::SkipDeadAssignments),
+        Box::new(passes::skip_unread_entries::SkipUnreadEntries),
+        Box::new(passes::prune_unused::PruneUnused),
+        Box::new(passes::prune_singleton_types::PruneSingletonTypes),
+        Box::new(passes::skip_unused_tags::SkipUnusedTags),
+        Box::new(passes::compact_comparisons::CompactComparisons),
+        Box::new(passes::inline_check_assignments::InlineCheckAssignments),
+        Box::new(passes::inline_reachability::InlineReachability),
+        Box::new(passes::prune_subsumed_checks::PruneSubsumedChecks),
+        Box::new(passes::merge_accesses::MergeAccesses),
+        Box::new(passes::infer_disjoint::InferDisjoint),
     ]
 }
 
@@ -103,21 +70,21 @@ pub fn default_pipeline() -> Vec<Box<dyn Pass>> {
 fn by_name_only() -> Vec<Box<dyn Pass>> {
     vec![
         // E, structural.
-        Box::new(compact_reachability::CompactReachability),
+        Box::new(passes::compact_reachability::CompactReachability),
         // E, normalizations and expansions (they grow the game).
-        Box::new(expand_any::ExpandAnyAssignment),
-        Box::new(expand_var_tags::ExpandVariableTags),
-        Box::new(add_casts::AddExplicitCasts),
-        Box::new(normalize_constants::NormalizeConstants),
-        Box::new(normalize_types::NormalizeTypes),
+        Box::new(passes::expand_any_assignment::ExpandAnyAssignment),
+        Box::new(passes::expand_variable_tags::ExpandVariableTags),
+        Box::new(passes::add_explicit_casts::AddExplicitCasts),
+        Box::new(passes::normalize_constants::NormalizeConstants),
+        Box::new(passes::normalize_types::NormalizeTypes),
         // E, pragma inference (final).
-        Box::new(infer_tag_index::InferTagIndex),
+        Box::new(passes::infer_tag_index::InferTagIndex),
         // L, relabelings: moves lose or rename tags.
-        Box::new(mangle::MangleSymbols),
-        Box::new(skip_redundant::SkipRedundantTags),
-        Box::new(skip_artificial::SkipArtificialTags),
+        Box::new(passes::mangle_symbols::MangleSymbols),
+        Box::new(passes::skip_redundant_tags::SkipRedundantTags),
+        Box::new(passes::skip_artificial_tags::SkipArtificialTags),
         // U: may change the game.
-        Box::new(reorder_conditions::ReorderConditions),
+        Box::new(passes::reorder_conditions::ReorderConditions),
     ]
 }
 
@@ -146,7 +113,8 @@ pub fn passes_by_name(names: &[&str]) -> Result<Vec<Box<dyn Pass>>, String> {
 /// pass once; real games settle in a handful).
 const MAX_ROUNDS: usize = 100;
 
-/// One run of one pass, as reported to [`optimize`]'s observer.
+/// One run of one pass, as reported to [`optimize`]'s observer (the
+/// observer sees the game before [`optimize_checked`] checks it).
 pub struct PassRun<'a> {
     pub pass: &'static str,
     /// Whether the pass changed the game.
@@ -159,8 +127,62 @@ pub struct PassRun<'a> {
 
 /// Runs `passes` to a fixpoint on a copy of `game`. `observe` is called
 /// after every run of every pass (for traces and timings). In debug
-/// builds the checker runs after every change.
+/// builds the checker runs after every change, as in [`optimize_checked`],
+/// and a pass whose output does not check panics.
 pub fn optimize(game: &Game, passes: &[Box<dyn Pass>], observe: &mut dyn FnMut(&PassRun)) -> Game {
+    run_to_fixpoint(game, passes, cfg!(debug_assertions), observe)
+        .unwrap_or_else(|broke| panic!("{broke}"))
+}
+
+/// [`optimize`] with the checker run after every pass that changes the
+/// game, in every build: the first pass whose output does not check is
+/// the error. For tests and CI (checking costs about as much as the
+/// passes). `game` must check; the function panics if it does not, since
+/// no pass could be blamed.
+pub fn optimize_checked(
+    game: &Game,
+    passes: &[Box<dyn Pass>],
+    observe: &mut dyn FnMut(&PassRun),
+) -> Result<Game, PassBrokeGame> {
+    let diagnostics = check_game(game);
+    if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
+        panic!(
+            "optimize_checked: the input game does not check: {}",
+            error.message
+        );
+    }
+    run_to_fixpoint(game, passes, true, observe)
+}
+
+/// A pass whose output does not check, as found by [`optimize_checked`].
+#[derive(Clone, Debug)]
+pub struct PassBrokeGame {
+    /// The pass's name.
+    pub pass: &'static str,
+    /// The checker's diagnostics on the pass's output (some are errors).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl fmt::Display for PassBrokeGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "pass `{}` produced an ill-formed game", self.pass)?;
+        if let Some(error) = self.diagnostics.iter().find(|d| d.is_error()) {
+            write!(f, ": {}", error.message)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for PassBrokeGame {}
+
+/// The fixpoint loop of [`optimize`]; with `check_each_pass`, the checker
+/// runs after every change.
+fn run_to_fixpoint(
+    game: &Game,
+    passes: &[Box<dyn Pass>],
+    check_each_pass: bool,
+    observe: &mut dyn FnMut(&PassRun),
+) -> Result<Game, PassBrokeGame> {
     let mut g = game.clone();
     drop_location_pragmas(&mut g);
     let fixpoint: Vec<&dyn Pass> = passes
@@ -173,6 +195,20 @@ pub fn optimize(game: &Game, passes: &[Box<dyn Pass>], observe: &mut dyn FnMut(&
         .map(|p| p.as_ref())
         .filter(|p| p.is_final())
         .collect();
+    let checked = |pass: &dyn Pass, g: &Game| -> Result<(), PassBrokeGame> {
+        if !check_each_pass {
+            return Ok(());
+        }
+        let diagnostics = check_game(g);
+        if is_clean(&diagnostics) {
+            Ok(())
+        } else {
+            Err(PassBrokeGame {
+                pass: pass.name(),
+                diagnostics,
+            })
+        }
+    };
     // Cycle through the passes until every one of them has run once on the
     // current game without changing it: a pass that already saw the final
     // game need not run again, which saves most of a last, idle round.
@@ -183,20 +219,17 @@ pub fn optimize(game: &Game, passes: &[Box<dyn Pass>], observe: &mut dyn FnMut(&
         }
         if run_observed(*pass, &mut g, observe) {
             idle_in_a_row = 0;
-            debug_assert!(
-                crate::check::is_clean(&crate::check::check_game(&g)),
-                "pass {} produced an invalid game: {:?}",
-                pass.name(),
-                crate::check::check_game(&g)
-            );
+            checked(*pass, &g)?;
         } else {
             idle_in_a_row += 1;
         }
     }
     for pass in last {
-        run_observed(pass, &mut g, observe);
+        if run_observed(pass, &mut g, observe) {
+            checked(pass, &g)?;
+        }
     }
-    g
+    Ok(g)
 }
 
 /// Runs one pass, timing it and reporting the run.
@@ -223,68 +256,6 @@ fn drop_location_pragmas(game: &mut Game) {
                 | PragmaKind::Unknown(_)
         )
     });
-}
-
-/// Nodes named by the game's pragmas.
-pub(crate) fn pragma_nodes(game: &Game) -> FxSet<String> {
-    let mut nodes = FxSet::default();
-    for p in &game.pragmas {
-        match &p.kind {
-            PragmaKind::Disjoint { node, targets, .. } => {
-                nodes.insert(node.clone());
-                nodes.extend(targets.iter().cloned());
-            }
-            PragmaKind::Repeat { nodes: n, .. }
-            | PragmaKind::Unique(n)
-            | PragmaKind::TagIndex { nodes: n, .. } => nodes.extend(n.iter().cloned()),
-            PragmaKind::Iterator { nodes: n, .. } => nodes.extend(n.iter().cloned()),
-            PragmaKind::SimpleApply(sa) => {
-                nodes.insert(sa.from.clone());
-                nodes.insert(sa.to.clone());
-            }
-            _ => {}
-        }
-    }
-    nodes
-}
-
-/// Whether some edge is a reachability check.
-pub(crate) fn has_checks(game: &Game) -> bool {
-    game.edges
-        .iter()
-        .any(|e| matches!(e.label, Label::Reach { .. }))
-}
-
-/// Whether the random player can be on move: some expression mentions the
-/// symbol `random`. Passes that change which node a move ends at, or which
-/// variables exist, avoid doing so in such games, because perft merges
-/// random outcomes by state (rg.md §6).
-pub(crate) fn has_random(game: &Game) -> bool {
-    fn mentions(e: &Expr) -> bool {
-        match e {
-            Expr::Ref(name, _) => name == crate::builtins::RANDOM,
-            Expr::Cast(_, inner, _) => mentions(inner),
-            Expr::Access(m, k, _) => mentions(m) || mentions(k),
-        }
-    }
-    game.edges.iter().any(|e| match &e.label {
-        Label::Assign { rhs, .. } => mentions(rhs),
-        Label::Compare { lhs, rhs, .. } => mentions(lhs) || mentions(rhs),
-        _ => false,
-    }) || game.constants.iter().any(|c| value_mentions(&c.value))
-        || game.variables.iter().any(|v| value_mentions(&v.value))
-}
-
-/// Whether a constant's value mentions `random` (as `has_random` always
-/// did, by substring), without printing the value.
-fn value_mentions(value: &crate::ast::Value) -> bool {
-    let random = |s: &str| s.contains(crate::builtins::RANDOM);
-    match value {
-        crate::ast::Value::Symbol(s, _) => random(s),
-        crate::ast::Value::Map(entries, _) => entries
-            .iter()
-            .any(|e| e.key.as_deref().is_some_and(random) || value_mentions(&e.value)),
-    }
 }
 
 /// Sizes of a game, for traces and `rgw stats`.
@@ -338,26 +309,6 @@ fn bits(t: &crate::types::RType) -> u64 {
 }
 
 #[cfg(test)]
-pub(crate) mod test_support {
-    use crate::ast::Game;
-    use crate::parse::parse_game;
-    use crate::print::print_game;
-
-    pub const HEADER: &str = "type Player = { x };\ntype Score = { 0 };\n";
-
-    /// Runs one pass once and prints the result.
-    pub fn after(pass: &dyn super::Pass, source: &str) -> (bool, String) {
-        let mut game: Game = parse_game(&format!("{HEADER}{source}")).unwrap();
-        let changed = pass.run(&mut game);
-        let printed = print_game(&game);
-        (
-            changed,
-            printed.strip_prefix(HEADER).unwrap_or(&printed).to_string(),
-        )
-    }
-}
-
-#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -373,15 +324,54 @@ mod tests {
         assert_eq!(size.variables, 2);
     }
 
+    /// Removes the first variable declaration, although the rules use it.
+    struct DropUsedVariable;
+
+    impl Pass for DropUsedVariable {
+        fn name(&self) -> &'static str {
+            "drop-used-variable"
+        }
+
+        fn description(&self) -> &'static str {
+            "test only: breaks the game"
+        }
+
+        fn run(&self, game: &mut Game) -> bool {
+            !game.variables.is_empty() && {
+                game.variables.remove(0);
+                true
+            }
+        }
+    }
+
+    const USES_A_VARIABLE: &str = "type Player = { x };\ntype Score = { 0 };\nvar v: Bool = 0;\nbegin, a: v = 1;\na, end: player = keeper;\n";
+
     #[test]
-    fn random_moves_are_seen_in_initial_values_too() {
-        let game = |value: &str| {
-            crate::parse::parse_game(&format!(
-                "type Player = {{ x }};\ntype Score = {{ 0 }};\nvar m: Bool -> PlayerOrSystem = {value};\nvar v: Bool = 0;\nbegin, end: player = m[v];\n"
-            ))
-            .unwrap()
-        };
-        assert!(has_random(&game("{ :random, 1: x }")));
-        assert!(!has_random(&game("{ :keeper, 1: x }")));
+    fn the_checked_mode_names_the_pass_that_broke_the_game() {
+        let game = crate::parse::parse_game(USES_A_VARIABLE).unwrap();
+        let passes: Vec<Box<dyn Pass>> = vec![
+            Box::new(passes::skip_self_assignments::SkipSelfAssignments),
+            Box::new(DropUsedVariable),
+        ];
+        let mut ran = Vec::new();
+        let broke = optimize_checked(&game, &passes, &mut |run| ran.push(run.pass)).unwrap_err();
+        assert_eq!(broke.pass, "drop-used-variable");
+        assert!(crate::diag::has_errors(&broke.diagnostics));
+        let message = broke.to_string();
+        assert!(
+            message.starts_with("pass `drop-used-variable` produced an ill-formed game: "),
+            "{message}"
+        );
+        assert!(message.len() > "pass `drop-used-variable` produced an ill-formed game: ".len());
+        // The loop stops at the broken game.
+        assert_eq!(ran, ["skip-self-assignments", "drop-used-variable"]);
+    }
+
+    #[test]
+    fn the_checked_mode_returns_what_optimize_returns() {
+        let game = crate::parse::parse_game(USES_A_VARIABLE).unwrap();
+        let passes = default_pipeline();
+        let checked = optimize_checked(&game, &passes, &mut |_| {}).unwrap();
+        assert_eq!(checked, optimize(&game, &passes, &mut |_| {}));
     }
 }

@@ -11,28 +11,9 @@
 use std::collections::HashSet;
 
 use rg_core::ast::KEYWORDS;
+use rg_core::builtins::{is_reserved_word, reserved_words};
 
 use crate::ast::Game;
-
-/// Names an RBG piece or player must not keep.
-const RESERVED: &[&str] = &[
-    "const",
-    "type",
-    "var",
-    "keeper",
-    "random",
-    "player",
-    "goals",
-    "visible",
-    "begin",
-    "end",
-    "Player",
-    "Score",
-    "Bool",
-    "Goals",
-    "Visibility",
-    "PlayerOrSystem",
-];
 
 pub(crate) struct Names {
     pub vertices: Vec<String>,
@@ -50,7 +31,8 @@ pub(crate) struct Names {
 
 impl Names {
     pub(crate) fn new(game: &Game) -> Names {
-        let mut taken: HashSet<String> = RESERVED.iter().map(|s| s.to_string()).collect();
+        // Names an RBG piece or player must not keep.
+        let mut taken: HashSet<String> = reserved_words().map(String::from).collect();
         for v in &game.board {
             taken.insert(v.name.name.clone());
         }
@@ -73,7 +55,7 @@ impl Names {
             })
             .collect();
         let keep_or_mangle = |name: &str, taken: &mut HashSet<String>| {
-            if RESERVED.contains(&name) {
+            if is_reserved_word(name) {
                 mangle(name, taken)
             } else {
                 name.to_string()
