@@ -254,7 +254,7 @@ impl<'g> Checker<'g> {
             }
         }
         if let Ok(players) = self.env.resolve_name(builtins::PLAYER) {
-            for system in [builtins::KEEPER, builtins::RANDOM] {
+            for system in builtins::SYSTEM_PLAYERS {
                 if players.contains(system) {
                     let at = self
                         .game
@@ -825,11 +825,7 @@ impl<'g> Checker<'g> {
                 _ => {}
             }
         }
-        let builtin_vars = [
-            builtins::PLAYER_VAR,
-            builtins::GOALS_VAR,
-            builtins::VISIBLE_VAR,
-        ];
+        let builtin_vars = builtins::BUILTIN_VARIABLES;
         for c in &game.constants {
             if !used.contains(c.name.as_str()) {
                 self.report(warning_at(

@@ -77,7 +77,7 @@ pub(crate) struct Graph {
 impl Graph {
     pub(crate) fn new() -> Graph {
         Graph {
-            hints: vec!["begin", "end"],
+            hints: rg_core::builtins::RESERVED_NODES.to_vec(),
             edges: Vec::new(),
             origin: None,
             hint: "n",
