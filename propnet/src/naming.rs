@@ -72,11 +72,11 @@ impl<K: std::hash::Hash + Eq + Clone> NameTable<K> {
     }
 
     /// The unique name of `key`, derived from `plain` on first use.
-    pub fn name(&mut self, key: K, plain: String) -> String {
+    pub fn name(&mut self, key: K, plain: &str) -> String {
         if let Some(name) = self.by_key.get(&key) {
             return name.clone();
         }
-        let mut candidate = plain.clone();
+        let mut candidate = plain.to_string();
         let mut suffix = 2;
         while self.taken.contains_key(&candidate) {
             candidate = format!("{plain}_{suffix}");
@@ -132,9 +132,9 @@ mod tests {
     #[test]
     fn name_table_disambiguates_collisions() {
         let mut table = NameTable::new();
-        assert_eq!(table.name(1, "a_b_c".into()), "a_b_c");
-        assert_eq!(table.name(2, "a_b_c".into()), "a_b_c_2");
-        assert_eq!(table.name(1, "a_b_c".into()), "a_b_c");
+        assert_eq!(table.name(1, "a_b_c"), "a_b_c");
+        assert_eq!(table.name(2, "a_b_c"), "a_b_c_2");
+        assert_eq!(table.name(1, "a_b_c"), "a_b_c");
         assert_eq!(table.owner("a_b_c_2"), Some(&2));
     }
 }

@@ -26,7 +26,7 @@ impl Builder {
         self.program.rules.push(Rule {
             head,
             body,
-            variable_names: vars.iter().map(|v| v.to_string()).collect(),
+            variable_names: vars.iter().map(std::string::ToString::to_string).collect(),
         });
     }
 }
@@ -59,7 +59,7 @@ fn coin_game() -> Program {
     let head = b.atom("legal", vec![v0.clone(), pick]);
     let body = vec![
         Literal::Positive(b.atom("role", vec![v0.clone()])),
-        Literal::Positive(b.atom("coin", vec![v1.clone()])),
+        Literal::Positive(b.atom("coin", vec![v1])),
         Literal::Positive(b.atom("true", vec![fresh.clone()])),
     ];
     b.rule(head, body, &["?r", "?c"]);

@@ -12,11 +12,10 @@ use rg_core::engine::{Engine, EngineOptions};
 use rg_core::model::{perft, run_playouts, Budget, ForwardModel};
 
 fn corpus_file(relative: &str) -> Option<PathBuf> {
-    let root = std::env::var_os("RGW_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus"))
-        });
+    let root = std::env::var_os("RGW_CORPUS").map_or_else(
+        || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus")),
+        PathBuf::from,
+    );
     let path = root.join(relative);
     path.is_file().then_some(path)
 }
@@ -63,7 +62,7 @@ fn bench_perft(c: &mut Criterion) {
         let e = engine(&path);
         let initial = e.initial().unwrap();
         group.bench_function(format!("{label}/depth{depth}"), |b| {
-            b.iter(|| perft(&e, &initial, depth, &mut Budget::unlimited()).unwrap())
+            b.iter(|| perft(&e, &initial, depth, &mut Budget::unlimited()).unwrap());
         });
     }
     group.finish();
@@ -76,7 +75,7 @@ fn bench_playouts(c: &mut Criterion) {
         let e = engine(&path);
         group.bench_function(format!("{label}/100"), |b| {
             let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
-            b.iter(|| run_playouts(&e, 100, &mut rng, 1_000_000).unwrap())
+            b.iter(|| run_playouts(&e, 100, &mut rng, 1_000_000).unwrap());
         });
     }
     group.finish();

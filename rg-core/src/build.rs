@@ -8,7 +8,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::ast::*;
+use crate::ast::{
+    is_ident_char, At, Constant, Edge, Expr, Game, Ident, Label, Pragma, PragmaKind, Type, TypeDef,
+    Value, Variable, KEYWORDS,
+};
 use crate::builtins;
 
 /// A node of the rules automaton under construction.
@@ -381,7 +384,7 @@ mod tests {
         );
         let c2 = b.constant(
             "next",
-            Type::arrow(t1.clone(), t1.clone()),
+            Type::arrow(t1.clone(), t1),
             Value::map(Value::symbol("a"), []),
         );
         assert_eq!(c1, c2);

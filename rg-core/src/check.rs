@@ -8,7 +8,9 @@
 use crate::fx_hash::{FxMap, FxSet};
 use std::collections::VecDeque;
 
-use crate::ast::*;
+use crate::ast::{
+    At, Constant, Edge, Expr, Game, Ident, Label, MapEntry, PragmaKind, Type, Value, Variable,
+};
 use crate::builtins::{self, with_builtins};
 use crate::diag::Diagnostic;
 use crate::types::{RType, TypeEnv, TypeError};
@@ -817,7 +819,7 @@ impl<'g> Checker<'g> {
                     }
                 }
                 PragmaKind::Repeat { variables, .. } => {
-                    used.extend(variables.iter().map(String::as_str))
+                    used.extend(variables.iter().map(String::as_str));
                 }
                 PragmaKind::Iterator { variable, .. } => {
                     used.insert(variable);

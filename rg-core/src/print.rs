@@ -4,7 +4,7 @@
 
 use std::fmt::{self, Display, Formatter, Write};
 
-use crate::ast::*;
+use crate::ast::{Edge, Expr, Game, Label, PatternTag, Pragma, PragmaKind, Type, TypeDef, Value};
 
 /// Prints a whole game in canonical form.
 pub fn print_game(game: &Game) -> String {

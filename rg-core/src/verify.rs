@@ -124,12 +124,12 @@ pub fn verify<A: ForwardModel, B: ForwardModel>(
         let l = match perft(left, &a0, depth, budget) {
             Ok(n) => n,
             Err(LimitError::Model(e)) => return failed(Side::Left, depth, agreed, e),
-            Err(limit) => return stopped(agreed, limit),
+            Err(limit) => return stopped(agreed, &limit),
         };
         let r = match perft(right, &b0, depth, budget) {
             Ok(n) => n,
             Err(LimitError::Model(e)) => return failed(Side::Right, depth, agreed, e),
-            Err(limit) => return stopped(agreed, limit),
+            Err(limit) => return stopped(agreed, &limit),
         };
         if l != r {
             let (prefix, detail) = localize(left, right, a0.clone(), b0.clone(), depth);
@@ -159,7 +159,7 @@ fn failed(side: Side, depth: u32, agreed: Vec<u64>, error: ModelError) -> Verdic
     }
 }
 
-fn stopped(agreed: Vec<u64>, limit: LimitError) -> Verdict {
+fn stopped(agreed: Vec<u64>, limit: &LimitError) -> Verdict {
     Verdict::Agree {
         perft: agreed,
         stopped: Some(limit.to_string()),

@@ -393,7 +393,7 @@ fn every_pass_fires_on_some_generated_game() {
             !games.iter().any(|g| {
                 let mut changed = false;
                 optimize_checked(g, std::slice::from_ref(*pass), &mut |run| {
-                    changed |= run.changed
+                    changed |= run.changed;
                 })
                 .unwrap_or_else(|e| panic!("{e}\n--- input\n{}", print_game(g)));
                 changed

@@ -269,7 +269,7 @@ fn deepest_perft<M: ForwardModel>(
                     depth,
                     leaves,
                     seconds: started.elapsed().as_secs_f64(),
-                })
+                });
             }
             Err(rg_core::model::LimitError::Model(e)) => {
                 return Err(format!("RG engine: {}", e.message))

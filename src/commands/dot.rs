@@ -41,16 +41,13 @@ fn render_svg(dot: &str) -> Result<Vec<u8>, CliError> {
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn();
-    let mut child = match child {
-        Ok(child) => child,
-        Err(_) => {
-            return Err(CliError::Failed(
-                "error: --svg needs Graphviz's `dot`, which is not installed; install Graphviz \
-                 (Debian/Ubuntu: `apt install graphviz`, macOS: `brew install graphviz`) or drop --svg \
-                 and render the DOT output yourself"
-                    .to_string(),
-            ))
-        }
+    let Ok(mut child) = child else {
+        return Err(CliError::Failed(
+            "error: --svg needs Graphviz's `dot`, which is not installed; install Graphviz \
+             (Debian/Ubuntu: `apt install graphviz`, macOS: `brew install graphviz`) or drop --svg \
+             and render the DOT output yourself"
+                .to_string(),
+        ));
     };
     if let Some(mut stdin) = child.stdin.take() {
         let _ = stdin.write_all(dot.as_bytes());

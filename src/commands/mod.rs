@@ -53,9 +53,10 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             bless,
             model,
         } => {
-            let jobs =
-                jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-            convert::run(convert::ConvertOptions {
+            let jobs = jobs.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+            });
+            convert::run(&convert::ConvertOptions {
                 dir,
                 out: output,
                 verify_depth,

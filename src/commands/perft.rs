@@ -28,7 +28,7 @@ pub fn run(
         let threads = match threads {
             Some(0) => return Err(CliError::Usage("--threads must be at least 1".into())),
             Some(n) => n,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            None => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
         };
         let task = Series {
             depth,

@@ -21,7 +21,7 @@ pub fn run(
     }
     let game = match trace {
         Some(dir) => {
-            let game = optimizing::apply_traced(translated.game, optimize, dir)?;
+            let game = optimizing::apply_traced(&translated.game, optimize, dir)?;
             eprintln!(
                 "{}: optimization trace written to {}",
                 source.name(),

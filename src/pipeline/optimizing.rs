@@ -44,17 +44,17 @@ pub fn apply(game: Game, args: &OptimizeArgs) -> Result<Game, CliError> {
 
 /// Optimizes `game`, writing every intermediate game and a summary of each
 /// pass's effect into `dir`.
-pub fn apply_traced(game: Game, args: &OptimizeArgs, dir: &Path) -> Result<Game, CliError> {
+pub fn apply_traced(game: &Game, args: &OptimizeArgs, dir: &Path) -> Result<Game, CliError> {
     let passes = chosen(args, true)?.expect("forced");
     let fail = |e: std::io::Error| {
         CliError::Failed(format!("error: cannot write into {}: {e}", dir.display()))
     };
     std::fs::create_dir_all(dir).map_err(fail)?;
-    std::fs::write(dir.join("00-input.rg"), rg_core::print::print_game(&game)).map_err(fail)?;
-    let mut rows = vec![("input".to_string(), Size::of(&game))];
+    std::fs::write(dir.join("00-input.rg"), rg_core::print::print_game(game)).map_err(fail)?;
+    let mut rows = vec![("input".to_string(), Size::of(game))];
     let mut timings = PassTimings::default();
     let mut written: Result<(), std::io::Error> = Ok(());
-    let optimized = optimize(&game, &passes, &mut |run| {
+    let optimized = optimize(game, &passes, &mut |run| {
         timings.record(run);
         if !run.changed {
             return;

@@ -83,7 +83,7 @@ pub(super) fn decompose(rules: &[Rule], v: Vocabulary, symbols: &mut SymbolTable
                 args: split.shared.iter().map(|&x| Term::Variable(x)).collect(),
             };
             let part: Vec<Literal> = split.group.iter().map(|&i| main.body[i].clone()).collect();
-            out.push(renumbered(Rule {
+            out.push(renumbered(&Rule {
                 head: head.clone(),
                 body: part,
                 variable_names: main.variable_names.clone(),
@@ -265,7 +265,7 @@ fn best_split(rule: &Rule, dynamic: &BTreeSet<Key>) -> Option<Split> {
 }
 
 /// The rule with its variables numbered densely in order of appearance.
-fn renumbered(rule: Rule) -> Rule {
+fn renumbered(rule: &Rule) -> Rule {
     let mut map: HashMap<u32, u32> = HashMap::new();
     let mut names = Vec::new();
     let mut order = Vec::new();

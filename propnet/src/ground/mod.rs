@@ -751,8 +751,7 @@ impl Grounder<'_> {
                 let (rel, count) = per_relation
                     .iter()
                     .max_by_key(|(_, &c)| c)
-                    .map(|(&r, &c)| (r, c))
-                    .unwrap_or((c.head, 0));
+                    .map_or((c.head, 0), |(&r, &c)| (r, c));
                 return Err(GroundingError::TooManyRules {
                     limit: self.limits.max_rules,
                     relation: self.rel_name(rel),

@@ -7,7 +7,10 @@ use crate::ast::{Expr, Game, Label, Value};
 use crate::builtins;
 use crate::types::{RType, TypeEnv};
 
-use super::program::*;
+use super::program::{
+    Action, CompiledEdge, KeyTable, Layout, NodeInfo, Operand, Path, Program, Region, Scalar,
+    Space, Step, Target,
+};
 
 /// A failure to compile a game that passed the checker (e.g. a constant map
 /// copied into a map whose keys it lacks).

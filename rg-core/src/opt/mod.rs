@@ -187,12 +187,12 @@ fn run_to_fixpoint(
     drop_location_pragmas(&mut g);
     let fixpoint: Vec<&dyn Pass> = passes
         .iter()
-        .map(|p| p.as_ref())
+        .map(std::convert::AsRef::as_ref)
         .filter(|p| !p.is_final())
         .collect();
     let last: Vec<&dyn Pass> = passes
         .iter()
-        .map(|p| p.as_ref())
+        .map(std::convert::AsRef::as_ref)
         .filter(|p| p.is_final())
         .collect();
     let checked = |pass: &dyn Pass, g: &Game| -> Result<(), PassBrokeGame> {

@@ -39,7 +39,7 @@ pub struct ConvertOptions {
     pub model: ModelArgs,
 }
 
-pub fn run(options: ConvertOptions) -> Result<ExitCode, CliError> {
+pub fn run(options: &ConvertOptions) -> Result<ExitCode, CliError> {
     if !options.dir.is_dir() {
         return Err(CliError::Usage(format!(
             "{} is not a directory",
@@ -67,14 +67,14 @@ pub fn run(options: ConvertOptions) -> Result<ExitCode, CliError> {
         ))
     })?;
     let started = Instant::now();
-    let mut games = convert_all(&files, &options);
+    let mut games = convert_all(&files, options);
     games.sort_by(|a, b| a.file.cmp(&b.file));
     let comparison = match &options.against {
         Some(previous) => Some(snapshot::compare(previous, &options.out, &mut games)?),
         None => None,
     };
     let summary = report::Summary::of(&games, comparison.as_ref(), started.elapsed());
-    report::write(&options, &games, &summary, comparison.as_ref())?;
+    report::write(options, &games, &summary, comparison.as_ref())?;
     println!(
         "{}",
         report::terminal_table(&games, &summary, comparison.as_ref())
@@ -89,7 +89,10 @@ pub fn run(options: ConvertOptions) -> Result<ExitCode, CliError> {
         }
     }
     let broken = summary.failed + summary.mismatch > 0;
-    let changed = comparison.as_ref().is_some_and(|c| c.changed_anything()) && !options.bless;
+    let changed = comparison
+        .as_ref()
+        .is_some_and(snapshot::Comparison::changed_anything)
+        && !options.bless;
     Ok(if broken || changed {
         ExitCode::from(1)
     } else {
@@ -217,7 +220,10 @@ fn convert_one(path: &Path, options: &ConvertOptions) -> GameReport {
         Ok(None) => {
             match models::translation_perft(&source, &game, depth, &mut budget, &options.model) {
                 Ok((perft, stopped)) => {
-                    report.verified_depth = perft.len().checked_sub(1).map(|d| d as u32);
+                    report.verified_depth = perft
+                        .len()
+                        .checked_sub(1)
+                        .and_then(|d| u32::try_from(d).ok());
                     report.perft = perft;
                     report.status = Status::Translated;
                     report.note = Some(match stopped {
@@ -238,7 +244,11 @@ fn convert_one(path: &Path, options: &ConvertOptions) -> GameReport {
 /// A game's status from the verdict of native vs translated perft.
 fn record_verdict(mut report: GameReport, verdict: Verdict) -> GameReport {
     report.perft = verdict.agreed().to_vec();
-    report.verified_depth = report.perft.len().checked_sub(1).map(|d| d as u32);
+    report.verified_depth = report
+        .perft
+        .len()
+        .checked_sub(1)
+        .and_then(|d| u32::try_from(d).ok());
     match verdict {
         Verdict::Agree { stopped, .. } => {
             // Depth 0 alone proves nothing: it is 1 for every game.

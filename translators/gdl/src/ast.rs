@@ -103,7 +103,7 @@ impl Literal {
             Literal::Not(inner, _) => inner.atoms(!negated, out),
             Literal::Distinct(..) => {}
             Literal::Or(items, _) | Literal::And(items, _) => {
-                items.iter().for_each(|l| l.atoms(negated, out))
+                items.iter().for_each(|l| l.atoms(negated, out));
             }
         }
     }

@@ -2,6 +2,8 @@
 //! the recursion restriction and the GDL restrictions. Each phase reports
 //! all its errors; a later phase runs only if the earlier ones passed.
 
+#![warn(clippy::cast_possible_truncation)] // user data is read here
+
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use petgraph::visit::EdgeRef;
@@ -120,7 +122,19 @@ fn keyword_arity(name: &str) -> Option<usize> {
     })
 }
 
+/// Most arguments of one atom or function term: the reasoner and the
+/// grounder address argument positions with one byte.
+pub const MAX_ARGUMENTS: usize = 255;
+
 fn check_arity(atom: &Atom, errors: &mut Vec<Diagnostic>, note: &str) {
+    check_argument_count(&atom.name, atom.args.len(), atom.span, errors);
+    let mut stack: Vec<&Term> = atom.args.iter().collect();
+    while let Some(term) = stack.pop() {
+        if let TermKind::Function { name, args } = &term.kind {
+            check_argument_count(name, args.len(), term.span, errors);
+            stack.extend(args);
+        }
+    }
     if let Some(expected) = keyword_arity(&atom.name) {
         if atom.args.len() != expected {
             errors.push(
@@ -136,6 +150,18 @@ fn check_arity(atom: &Atom, errors: &mut Vec<Diagnostic>, note: &str) {
                 .with_note(note.to_string()),
             );
         }
+    }
+}
+
+fn check_argument_count(name: &str, count: usize, span: Span, errors: &mut Vec<Diagnostic>) {
+    if count > MAX_ARGUMENTS {
+        errors.push(
+            Diagnostic::error(
+                format!("{name} has {count} arguments; at most {MAX_ARGUMENTS} are supported"),
+                span,
+            )
+            .with_label("too many arguments"),
+        );
     }
 }
 
@@ -310,7 +336,7 @@ fn check_safety(description: &Description, rules: &[NormalRule], errors: &mut Ve
                 NormalLiteral::Positive(_) => {}
                 NormalLiteral::Negative(_) => check(vars, UnboundPlace::Negation),
                 NormalLiteral::Distinct(..) | NormalLiteral::Equal(..) => {
-                    check(vars, UnboundPlace::Distinct)
+                    check(vars, UnboundPlace::Distinct);
                 }
             }
         }
@@ -415,8 +441,7 @@ fn check_recursion_restriction(
                     let cycle = graph
                         .path(head_node, head_node)
                         .filter(|p| p.len() > 1)
-                        .map(|p| graph.describe_path(&p))
-                        .unwrap_or_else(|| rule.head.name.clone());
+                        .map_or_else(|| rule.head.name.clone(), |p| graph.describe_path(&p));
                     errors.push(
                         Diagnostic::error(
                             format!(
@@ -560,6 +585,27 @@ mod tests {
     }
 
     const GOOD: &str = "(role a) (init p) (<= (legal a x) (true p)) (<= (next q) (does a x)) (<= terminal (true q)) (goal a 100)";
+
+    #[test]
+    fn refuses_more_arguments_than_positions_can_address() {
+        let wide = |n: usize| {
+            (0..n)
+                .map(|k| format!("x{k}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let atom = format!("{GOOD} (p {})", wide(256));
+        assert_eq!(
+            errors_of(&atom),
+            ["p has 256 arguments; at most 255 are supported"]
+        );
+        let nested = format!("{GOOD} (init (f {}))", wide(300));
+        assert_eq!(
+            errors_of(&nested),
+            ["f has 300 arguments; at most 255 are supported"]
+        );
+        assert!(errors_of(&format!("{GOOD} (p {})", wide(255))).is_empty());
+    }
 
     #[test]
     fn accepts_a_small_game() {

@@ -25,7 +25,7 @@ fn every_corpus_file_validates_or_is_rejected_as_documented() {
         match (gdl::load(&source), expected) {
             (Ok(_), None) => {}
             (Ok(_), Some(message)) => {
-                failures.push(format!("{name}: accepted, expected `{message}`"))
+                failures.push(format!("{name}: accepted, expected `{message}`"));
             }
             (Err(diagnostics), expected) => {
                 let first = diagnostics

@@ -1,6 +1,6 @@
 //! HRG notation of expressions and types, for messages.
 
-use crate::ast::*;
+use crate::ast::{Expr, ExprKind, TypeExpr};
 
 /// An expression as it would be written in HRG.
 pub fn expr(e: &Expr) -> String {

@@ -2,13 +2,18 @@
 //! expressions and conditions, pattern matching, constant-function
 //! application and tabulation, map literals and default values.
 
+#![warn(clippy::cast_possible_truncation)] // user data is read here
+
 use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 use rg_core::ast as rg;
 use rg_core::diag::{Diagnostic, Span};
 
-use crate::ast::*;
+use crate::ast::{
+    BinaryOp, Binding, BindingValues, DomainDecl, Element, Expr, ExprKind, FunctionDecl,
+    MapLiteral, Pattern, Program, TypeExpr, VariableDecl,
+};
 use crate::value::{compare, compress, MapValue, Value};
 
 /// Variable bindings of a static evaluation (pattern, `where`, and

@@ -2,6 +2,8 @@
 //! and maps; their RG serialization, natural order, and the conversion of
 //! maps into RG map literals with the default-compression rule of §2.4.
 
+#![warn(clippy::cast_possible_truncation)] // user data is read here
+
 use std::cmp::Ordering;
 use std::fmt;
 

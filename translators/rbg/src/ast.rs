@@ -278,7 +278,7 @@ impl Rule {
             RuleKind::Star(inner) => inner.map_spans(f),
             RuleKind::Action(action) => match &mut action.kind {
                 ActionKind::Shift(n) | ActionKind::Off(n) | ActionKind::Switch(n) => {
-                    n.span = f(n.span)
+                    n.span = f(n.span);
                 }
                 ActionKind::On(pieces) => {
                     for p in pieces {

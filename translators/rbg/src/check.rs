@@ -2,6 +2,8 @@
 //! disjoint name spaces, a well-formed board and no switch inside a pattern.
 //! All problems are collected, not just the first.
 
+#![warn(clippy::cast_possible_truncation)] // user data is read here
+
 use std::collections::{HashMap, HashSet};
 
 use rg_core::diag::{Diagnostic, Span};

@@ -153,7 +153,7 @@ fn rule() -> impl Strategy<Value = String> {
         ]
     });
     let leaf = prop_oneof![plain_action(), modifier()];
-    let plain_for_star = plain.clone();
+    let plain_for_star = plain;
     leaf.prop_recursive(3, 14, 3, move |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 1..4).prop_map(|v| format!("({})", v.join(" "))),

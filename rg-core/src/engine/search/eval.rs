@@ -9,7 +9,10 @@ use crate::model::ModelError;
 
 use super::Searcher;
 use crate::engine::compile::copy_value;
-use crate::engine::program::*;
+use crate::engine::program::{
+    Code, KeyStep, Op, Operand, Path, Program, Scalar, Space, Step, Target, CODE_STACK,
+    SMALL_CODE_STACK,
+};
 
 /// What a runtime fault was, before it is given its context. Kept small
 /// (it travels in every expression evaluation's `Result`).
@@ -29,7 +32,7 @@ const FAULT_MESSAGES: [&str; 4] = [
     "a map and a symbol are not assignable",
 ];
 
-fn map_fault(message: String) -> Fault {
+fn map_fault(message: &str) -> Fault {
     let index = FAULT_MESSAGES
         .iter()
         .position(|m| *m == message)
@@ -140,7 +143,7 @@ impl Searcher {
     pub(super) fn run_code_with<const N: usize>(&self, p: &Program, code: &Code) -> u32 {
         let mut stack = [0u32; N];
         let mut height = 0usize;
-        for op in code.ops.iter() {
+        for op in &code.ops {
             match *op {
                 Op::Symbol(id) => {
                     stack[height] = id;
@@ -202,7 +205,7 @@ impl Searcher {
     #[inline(never)]
     pub(super) fn path_value(&self, p: &Program, path: &Path) -> u32 {
         let mut at = path.base;
-        for step in path.steps.iter() {
+        for step in &path.steps {
             let key = self.value_of(p, &step.key);
             let slot = key_slot(p, key, step.contiguous, step.min, step.count, step.table);
             if slot == INVALID {
@@ -272,7 +275,7 @@ impl Searcher {
                     0,
                     &a.layout,
                 )
-                .map_err(map_fault)?;
+                .map_err(|m| map_fault(&m))?;
                 Ok(left == converted)
             }
             _ => Err(Fault::Message(1)),
@@ -329,7 +332,7 @@ impl Searcher {
                     0,
                     &target.layout,
                 )
-                .map_err(map_fault)?;
+                .map_err(|m| map_fault(&m))?;
                 for (k, v) in buffer.into_iter().enumerate() {
                     self.set(offset + k as u32, v);
                 }

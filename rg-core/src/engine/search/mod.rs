@@ -15,8 +15,8 @@ use crate::model::ModelError;
 
 mod eval;
 
-use super::program::*;
-use super::state::*;
+use super::program::{Action, Operand, Program};
+use super::state::{contribution, node_contribution, tag_contribution, Prehashed, State};
 use eval::{Fault, INVALID};
 
 /// Search steps (edges tried) allowed in one move generation before it is

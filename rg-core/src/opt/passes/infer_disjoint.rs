@@ -64,7 +64,7 @@ impl Pass for InferDisjoint {
                 added.push(Pragma::new(PragmaKind::Disjoint {
                     exhaustive,
                     node: node.to_string(),
-                    targets: to.iter().map(|t| t.to_string()).collect(),
+                    targets: to.iter().map(std::string::ToString::to_string).collect(),
                 }));
             }
         }

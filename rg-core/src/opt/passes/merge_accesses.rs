@@ -225,8 +225,7 @@ fn compress(entries: Vec<(String, Value)>) -> Value {
     let default = counts
         .iter()
         .max_by_key(|(_, n)| *n)
-        .map(|(v, _)| v.clone())
-        .unwrap_or_else(|| Value::symbol("_"));
+        .map_or_else(|| Value::symbol("_"), |(v, _)| v.clone());
     let rest: Vec<(String, Value)> = entries.into_iter().filter(|(_, v)| *v != default).collect();
     Value::map(default, rest)
 }

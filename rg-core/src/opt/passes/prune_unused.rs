@@ -132,7 +132,7 @@ fn names_read(game: &Game) -> FxSet<&str> {
                 }
             }
             PragmaKind::Repeat { variables, .. } => {
-                reads.extend(variables.iter().map(String::as_str))
+                reads.extend(variables.iter().map(String::as_str));
             }
             PragmaKind::Iterator { variable, .. } => {
                 reads.insert(variable);

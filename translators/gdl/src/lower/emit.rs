@@ -539,7 +539,7 @@ fn names(ground: &GroundProgram) -> Result<Names, Vec<Diagnostic>> {
     let mut role_table: NameTable<usize> = NameTable::new();
     let roles: Vec<String> = order
         .iter()
-        .map(|&i| role_table.name(i, file_names[i].clone()))
+        .map(|&i| role_table.name(i, &file_names[i]))
         .collect();
     let mut errors = Vec::new();
     let mut actions = Vec::new();
@@ -550,7 +550,7 @@ fn names(ground: &GroundProgram) -> Result<Names, Vec<Diagnostic>> {
             .get(i)
             .map(|l| {
                 l.iter()
-                    .map(|&t| (t, table.name(t, ground.rg_name(t))))
+                    .map(|&t| (t, table.name(t, &ground.rg_name(t))))
                     .collect()
             })
             .unwrap_or_default();
@@ -572,7 +572,7 @@ fn names(ground: &GroundProgram) -> Result<Names, Vec<Diagnostic>> {
     let facts = ground
         .base_facts
         .iter()
-        .map(|&t| (t, fact_table.name(t, ground.rg_name(t))))
+        .map(|&t| (t, fact_table.name(t, &ground.rg_name(t))))
         .collect();
     Ok(Names {
         roles,

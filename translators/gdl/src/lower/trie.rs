@@ -39,7 +39,7 @@ pub fn emit_bodies(sink: &mut impl TrieSink, from: &str, hint: &str, mut bodies:
     // Explicit work list instead of recursion: (node, bodies).
     let mut work: Vec<(String, Vec<Body>)> = vec![(from.to_string(), bodies)];
     while let Some((node, bodies)) = work.pop() {
-        split(sink, &node, hint, bodies, &mut work);
+        split(sink, &node, hint, &bodies, &mut work);
     }
 }
 
@@ -47,7 +47,7 @@ fn split(
     sink: &mut impl TrieSink,
     from: &str,
     hint: &str,
-    bodies: Vec<Body>,
+    bodies: &[Body],
     work: &mut Vec<(String, Vec<Body>)>,
 ) {
     let mut alive = vec![true; bodies.len()];

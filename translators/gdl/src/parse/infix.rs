@@ -118,8 +118,8 @@ impl InfixParser {
             .map_or(0, |(_, s)| s.end)
     }
 
-    fn expect(&mut self, token: Token, what: &str) -> Parse<()> {
-        if self.peek() == Some(&token) {
+    fn expect(&mut self, token: &Token, what: &str) -> Parse<()> {
+        if self.peek() == Some(token) {
             self.position += 1;
             Ok(())
         } else {
@@ -155,7 +155,7 @@ impl InfixParser {
                     _ => break,
                 }
             }
-            self.expect(Token::Close, "`)`")?;
+            self.expect(&Token::Close, "`)`")?;
         }
         Ok(args)
     }

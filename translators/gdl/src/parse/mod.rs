@@ -1,6 +1,8 @@
 //! Reading GDL text into the AST: prefix KIF (gdl.md §1.1–1.3) or the
 //! infix syntax (§1.6), chosen by looking at the text.
 
+#![warn(clippy::cast_possible_truncation)] // user data is read here
+
 mod infix;
 mod parsed;
 mod prefix;

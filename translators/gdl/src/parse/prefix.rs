@@ -31,10 +31,9 @@ pub fn parse_prefix(source: &str) -> Result<Parsed, Vec<Diagnostic>> {
             }
             Ok(None) => break,
             Err(error) => {
-                let offset = error
-                    .location()
-                    .map(|l| reader.offset(l.line(), l.column().saturating_sub(1)))
-                    .unwrap_or(source.len());
+                let offset = error.location().map_or(source.len(), |l| {
+                    reader.offset(l.line(), l.column().saturating_sub(1))
+                });
                 let message = error.to_string();
                 let message = message.split(" at line").next().unwrap_or(&message);
                 reader.errors.push(
@@ -174,7 +173,7 @@ impl<'s> KifReader<'s> {
                     .push(Diagnostic::error("dotted pair", span).with_label("not a proper list"));
                 None
             }
-            Value::Cons(_) => r.list_iter().map(|items| items.collect()),
+            Value::Cons(_) => r.list_iter().map(std::iter::Iterator::collect),
             _ => None,
         }
     }

@@ -352,7 +352,7 @@ pub fn evaluate_layer(
                     let mut tuple = Vec::with_capacity(rule.head.len());
                     for env in matches.chunks(rule.slots.max(1)) {
                         tuple.clear();
-                        for expr in rule.head.iter() {
+                        for expr in &rule.head {
                             tuple.push(build(store, expr, env));
                         }
                         if head_layer == Some(kind) && layer.tables[head_local].insert(&tuple) {

@@ -24,7 +24,7 @@ use terms::{TermId, TermStore};
 use crate::validate::Game;
 
 /// Bounds on one evaluation, so that a runaway recursion fails cleanly.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct ReasonerLimits {
     /// Facts derived in one layer of one state.
     pub max_facts: usize,
@@ -154,7 +154,7 @@ impl Reasoner {
     pub fn with_limits(game: &Game, limits: ReasonerLimits) -> Result<Reasoner, ModelError> {
         let mut demand: Vec<(String, usize)> = Vec::new();
         loop {
-            match Reasoner::build(game, limits.clone(), &demand) {
+            match Reasoner::build(game, limits, &demand) {
                 Err(BuildError::StaticTooLarge(error, relation)) => {
                     // Evaluate the offending relation on demand instead, if
                     // every use of it can supply bound arguments.
@@ -261,7 +261,7 @@ impl Reasoner {
     fn store(&self) -> MutexGuard<'_, TermStore> {
         self.store
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The table of `rel` among the given layers.
@@ -293,7 +293,7 @@ impl Reasoner {
                     &self.limits,
                     |layer, program| {
                         let table = layer.table_mut(program, true_rel);
-                        for &f in core.facts.iter() {
+                        for &f in &core.facts {
                             table.insert(&[f]);
                         }
                     },

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 use rg_core::diag::Diagnostic;
 
-use crate::ast::*;
+use crate::ast::{Expr, ExprKind, GraphDecl, Stmt, StmtKind};
 
 /// Occurrences of each graph name in a block, weighted as in §5.4.
 pub fn occurrences(block: &[Stmt], graphs: &HashMap<&str, &GraphDecl>) -> IndexMap<String, u64> {

@@ -8,6 +8,8 @@
 //! prefix), so the output is deterministic and readable: a node name says
 //! which graph instance and statement made it.
 
+#![warn(clippy::cast_possible_truncation)] // user data is read here
+
 mod counts;
 mod statements;
 
@@ -18,7 +20,7 @@ use rg_core::ast as rg;
 use rg_core::build::GameBuilder;
 use rg_core::diag::{Diagnostic, Span};
 
-use crate::ast::*;
+use crate::ast::{GraphDecl, Program, TypeExpr};
 use crate::eval::{Domains, Evaluator};
 
 /// A translated game with the warnings found on the way.

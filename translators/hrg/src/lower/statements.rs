@@ -6,7 +6,7 @@ use rg_core::build::label;
 use rg_core::diag::{Diagnostic, Span};
 
 use super::{parameter_variable, rg_type, Instance, Lowering};
-use crate::ast::*;
+use crate::ast::{BinaryOp, Expr, ExprKind, GraphDecl, Name, Stmt, StmtKind, TypeExpr};
 use crate::eval::Bindings;
 use crate::value::Value;
 

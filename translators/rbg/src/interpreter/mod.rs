@@ -148,9 +148,9 @@ impl Interpreter {
                         counters: state.numbers[variables..].to_vec(),
                     };
                     let bound = self.tables.bounds[*slot as usize];
-                    match work.eval(value) {
-                        Some(v) if (0..=i128::from(bound)).contains(&v) => {
-                            state.numbers[*slot as usize] = v as u32;
+                    match work.eval(value).and_then(|v| u32::try_from(v).ok()) {
+                        Some(v) if v <= bound => {
+                            state.numbers[*slot as usize] = v;
                         }
                         _ => {
                             return Err(ModelError::new(format!(
@@ -227,8 +227,7 @@ impl ForwardModel for Interpreter {
             return true;
         }
         self.search(state, Mode::First)
-            .map(|found| found.count == 0)
-            .unwrap_or(true)
+            .map_or(true, |found| found.count == 0)
     }
 
     /// A keeper state is only ever exposed when the keeper has no move, i.e.

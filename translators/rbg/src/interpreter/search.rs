@@ -455,10 +455,10 @@ impl Search<'_> {
             Action::Assign { slot, value, .. } => {
                 let work = &mut self.scratch.work;
                 let bound = tables.bounds[*slot as usize];
-                match work.eval(value) {
-                    Some(v) if (0..=i128::from(bound)).contains(&v) => {
+                match work.eval(value).and_then(|v| u32::try_from(v).ok()) {
+                    Some(v) if v <= bound => {
                         let old = work.variables[*slot as usize];
-                        work.variables[*slot as usize] = v as u32;
+                        work.variables[*slot as usize] = v;
                         Task::UndoVariable {
                             slot: *slot,
                             old,

@@ -109,7 +109,7 @@ fn test(label: Label) -> Step {
     (label, Kind::Test)
 }
 
-fn too_large(what: String, span: Span) -> Diagnostic {
+fn too_large(what: &str, span: Span) -> Diagnostic {
     Diagnostic::error(format!("arithmetic too large to translate: {what}"), span)
         .with_label("in this expression")
         .with_note(
@@ -212,7 +212,10 @@ impl Lowerer<'_> {
         let values: BTreeSet<i128> = results.iter().flatten().copied().collect();
         let nan = results.iter().any(Option::is_none);
         if values.len() > MAX_VALUES {
-            return Err(too_large(format!("{} possible values", values.len()), span));
+            return Err(too_large(
+                &format!("{} possible values", values.len()),
+                span,
+            ));
         }
         if values.is_empty() {
             return Ok(None);
@@ -282,7 +285,7 @@ impl Lowerer<'_> {
     ) -> Result<Num, Diagnostic> {
         let size = a.values.len().saturating_mul(b.values.len());
         if size > MAX_TABLE_ENTRIES {
-            return Err(too_large(format!("a table of {size} entries"), span));
+            return Err(too_large(&format!("a table of {size} entries"), span));
         }
         let within = |r: &i128| restrict.is_none_or(|(lo, hi)| lo <= *r && *r <= hi);
         let rows: Vec<Vec<Option<i128>>> = a
@@ -495,7 +498,7 @@ impl Lowerer<'_> {
         }
         let size = a.values.len().saturating_mul(b.values.len());
         if size > MAX_TABLE_ENTRIES {
-            return Err(too_large(format!("a table of {size} entries"), span));
+            return Err(too_large(&format!("a table of {size} entries"), span));
         }
         let mut any_holds = false;
         let mut all_hold = true;

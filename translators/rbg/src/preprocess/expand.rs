@@ -296,7 +296,7 @@ fn arity_list(defs: &[&super::items::MacroDef<'_>]) -> String {
     arities.sort();
     arities
         .iter()
-        .map(|a| a.to_string())
+        .map(std::string::ToString::to_string)
         .collect::<Vec<_>>()
         .join(" or ")
 }

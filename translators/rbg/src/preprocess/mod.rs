@@ -5,6 +5,8 @@
 //! with a [`SourceMap`] so that errors found later in the low-level text (by
 //! the parser or the checker) can be reported at the original location too.
 
+#![warn(clippy::cast_possible_truncation)] // user data is read here
+
 mod board;
 mod cursor;
 mod declarations;

@@ -236,24 +236,24 @@ impl<'g> Reference<'g> {
                     Label::Epsilon | Label::Noop => push(*t, v),
                     Label::Shift(d) => {
                         if let Some(w) = self.neighbor(v, d) {
-                            push(*t, w)
+                            push(*t, w);
                         }
                     }
                     Label::On(set) => {
                         if set.contains(&s.board[v]) {
-                            push(*t, v)
+                            push(*t, v);
                         }
                     }
                     Label::Compare(a, op, b) => {
                         if let (Some(a), Some(b)) = (self.eval(s, a), self.eval(s, b)) {
                             if op.holds(i128::from(a), i128::from(b)) {
-                                push(*t, v)
+                                push(*t, v);
                             }
                         }
                     }
                     Label::Pattern(negated, inner) => {
                         if self.pattern(inner, s, inner.start, v, 0)? != *negated {
-                            push(*t, v)
+                            push(*t, v);
                         }
                     }
                     Label::Off(p, i) => {
@@ -319,7 +319,7 @@ impl<'g> Reference<'g> {
                     }
                     Label::Pattern(negated, inner) => {
                         next = (self.pattern(inner, s, inner.start, v, depth)? != *negated)
-                            .then_some(v)
+                            .then_some(v);
                     }
                     Label::Off(p, _) => {
                         let mut s2 = s.clone();
