@@ -25,7 +25,7 @@
 //! tables), name resolution and checks ([`setup`]), control positions as
 //! continuations over the statement tree ([`control`]) instead of
 //! automaton nodes, and the walk search ([`search`]). It never uses the
-//! lowering (`crate::lower`), its static evaluator or the RG game builder;
+//! lowering module, its static evaluator or the RG game builder;
 //! `tests/interpreter_independence.rs` enforces that.
 //!
 //! # Semantics (rg.md §5 at the level of statements)

@@ -647,166 +647,167 @@ impl<'p> Builder<'p> {
     }
 
     fn stmt(&mut self, s: &'p Stmt, scope: &Scope<'p>) -> Result<u32, Diagnostic> {
-        let stmt =
-            match &s.kind {
-                StmtKind::Assign {
-                    target,
-                    accessors,
-                    value,
-                } => {
-                    let t = self.target(target, accessors, scope)?;
-                    let value = self.expr(value, scope)?;
-                    if target.text == "player" && accessors.is_empty() {
-                        ir::Stmt::AssignPlayer(value)
-                    } else {
-                        ir::Stmt::Assign { target: t, value }
-                    }
+        let stmt = match &s.kind {
+            StmtKind::Assign {
+                target,
+                accessors,
+                value,
+            } => {
+                let t = self.target(target, accessors, scope)?;
+                let value = self.expr(value, scope)?;
+                if target.text == "player" && accessors.is_empty() {
+                    ir::Stmt::AssignPlayer(value)
+                } else {
+                    ir::Stmt::Assign { target: t, value }
                 }
-                StmtKind::AssignAny {
-                    target,
-                    accessors,
-                    ty,
-                } => {
-                    if target.text == "player" && accessors.is_empty() {
-                        return error(
-                            "\"player\" cannot be assigned any value (player = T(*)).",
-                            s.span,
-                        );
-                    }
-                    let target = self.target(target, accessors, scope)?;
-                    let symbols = self.enumerate(ty)?;
-                    ir::Stmt::AssignAny { target, symbols }
+            }
+            StmtKind::AssignAny {
+                target,
+                accessors,
+                ty,
+            } => {
+                if target.text == "player" && accessors.is_empty() {
+                    return error(
+                        "\"player\" cannot be assigned any value (player = T(*)).",
+                        s.span,
+                    );
                 }
-                StmtKind::BranchIn { variable, ty, body }
-                | StmtKind::RepeatIn { variable, ty, body } => {
-                    let symbols = self.enumerate(ty)?;
-                    let mut inner = scope.clone();
-                    inner.subs.push(variable.text.clone());
-                    let is_repeat = matches!(s.kind, StmtKind::RepeatIn { .. });
-                    if is_repeat {
-                        inner.in_loop = true;
-                    }
-                    let body = self.block(body, &inner)?;
-                    let var = variable.text.clone();
-                    if is_repeat {
-                        ir::Stmt::RepeatIn { var, symbols, body }
-                    } else {
-                        ir::Stmt::BranchIn { var, symbols, body }
-                    }
+                let target = self.target(target, accessors, scope)?;
+                let symbols = self.enumerate(ty)?;
+                ir::Stmt::AssignAny { target, symbols }
+            }
+            StmtKind::BranchIn { variable, ty, body }
+            | StmtKind::RepeatIn { variable, ty, body } => {
+                let symbols = self.enumerate(ty)?;
+                let mut inner = scope.clone();
+                inner.subs.push(variable.text.clone());
+                let is_repeat = matches!(s.kind, StmtKind::RepeatIn { .. });
+                if is_repeat {
+                    inner.in_loop = true;
                 }
-                StmtKind::Branch(arms) => {
-                    let arms = arms
-                        .iter()
-                        .map(|a| self.block(a, scope))
-                        .collect::<Result<_, _>>()?;
-                    ir::Stmt::Branch(arms)
+                let body = self.block(body, &inner)?;
+                let var = variable.text.clone();
+                if is_repeat {
+                    ir::Stmt::RepeatIn { var, symbols, body }
+                } else {
+                    ir::Stmt::BranchIn { var, symbols, body }
                 }
-                StmtKind::Call { callee, args } => match callee.text.as_str() {
-                    "check" => {
-                        Self::arity(callee, args, 1)?;
-                        ir::Stmt::Check(self.cond(&args[0], scope)?)
-                    }
-                    "end" | "return" | "break" | "continue" => {
-                        Self::arity(callee, args, 0)?;
-                        match callee.text.as_str() {
-                            "end" => ir::Stmt::End,
-                            "return" => ir::Stmt::Return,
-                            word if !scope.in_loop => return error(
+            }
+            StmtKind::Branch(arms) => {
+                let arms = arms
+                    .iter()
+                    .map(|a| self.block(a, scope))
+                    .collect::<Result<_, _>>()?;
+                ir::Stmt::Branch(arms)
+            }
+            StmtKind::Call { callee, args } => match callee.text.as_str() {
+                "check" => {
+                    Self::arity(callee, args, 1)?;
+                    ir::Stmt::Check(self.cond(&args[0], scope)?)
+                }
+                "end" | "return" | "break" | "continue" => {
+                    Self::arity(callee, args, 0)?;
+                    match callee.text.as_str() {
+                        "end" => ir::Stmt::End,
+                        "return" => ir::Stmt::Return,
+                        word if !scope.in_loop => {
+                            return error(
                                 format!(
                                     "\"{word}()\" is only allowed inside a loop of the same graph."
                                 ),
                                 s.span,
-                            ),
-                            "break" => ir::Stmt::Break,
-                            _ => ir::Stmt::Continue,
+                            )
                         }
-                    }
-                    _ => {
-                        if scope.is_sub(&callee.text) {
-                            return error(
-                                format!("Cannot substitute \"{}\" in function name.", callee.text),
-                                callee.span,
-                            );
-                        }
-                        let graph = self.graph(callee)?;
-                        let expected = self.ir.graphs[graph as usize].params.len();
-                        Self::arity(callee, args, expected)?;
-                        let args = args
-                            .iter()
-                            .map(|a| self.expr(a, scope))
-                            .collect::<Result<_, _>>()?;
-                        ir::Stmt::Call { graph, args }
-                    }
-                },
-                StmtKind::If {
-                    condition,
-                    then_block,
-                    else_block,
-                } => {
-                    let cond = self.cond(condition, scope)?;
-                    let then = self.block(then_block, scope)?;
-                    let otherwise = match else_block {
-                        Some(b) => Some(self.block(b, scope)?),
-                        None => None,
-                    };
-                    ir::Stmt::If {
-                        cond,
-                        then,
-                        otherwise,
+                        "break" => ir::Stmt::Break,
+                        _ => ir::Stmt::Continue,
                     }
                 }
-                StmtKind::Loop(body) => {
-                    let mut inner = scope.clone();
-                    inner.in_loop = true;
-                    ir::Stmt::Loop(self.block(body, &inner)?)
-                }
-                StmtKind::Repeat { count, body } => {
-                    let mut inner = scope.clone();
-                    inner.in_loop = true;
-                    let body = self.block(body, &inner)?;
-                    ir::Stmt::Repeat {
-                        count: *count,
-                        body,
-                    }
-                }
-                StmtKind::While { condition, body } => {
-                    let cond = self.cond(condition, scope)?;
-                    let mut inner = scope.clone();
-                    inner.in_loop = true;
-                    let body = self.block(body, &inner)?;
-                    ir::Stmt::While { cond, body }
-                }
-                StmtKind::VarTag(variable) => {
-                    if scope.is_sub(&variable.text) {
+                _ => {
+                    if scope.is_sub(&callee.text) {
                         return error(
-                            format!("Cannot substitute \"{}\" in tag variable.", variable.text),
-                            variable.span,
+                            format!("Cannot substitute \"{}\" in function name.", callee.text),
+                            callee.span,
                         );
                     }
-                    let Some(&var) = self.var_index.get(&variable.text) else {
-                        return error(
-                            format!("\"$$ {}\" needs a declared variable.", variable.text),
-                            variable.span,
-                        );
-                    };
-                    if !matches!(*self.vars[var as usize].ty, Ty::Set(_)) {
-                        return error(
-                            format!(
-                                "\"$$ {}\" needs a variable of a set type, not a map.",
-                                variable.text
-                            ),
-                            variable.span,
-                        );
-                    }
-                    ir::Stmt::VarTag(var)
+                    let graph = self.graph(callee)?;
+                    let expected = self.ir.graphs[graph as usize].params.len();
+                    Self::arity(callee, args, expected)?;
+                    let args = args
+                        .iter()
+                        .map(|a| self.expr(a, scope))
+                        .collect::<Result<_, _>>()?;
+                    ir::Stmt::Call { graph, args }
                 }
-                StmtKind::Tag { symbols, .. } => {
-                    let parts: Vec<String> = symbols.iter().map(|n| n.text.clone()).collect();
-                    let fixed = (!parts.iter().any(|p| scope.is_sub(p)))
-                        .then(|| self.symbols.intern(&parts.join("__")));
-                    ir::Stmt::Tag(TagParts { parts, fixed })
+            },
+            StmtKind::If {
+                condition,
+                then_block,
+                else_block,
+            } => {
+                let cond = self.cond(condition, scope)?;
+                let then = self.block(then_block, scope)?;
+                let otherwise = match else_block {
+                    Some(b) => Some(self.block(b, scope)?),
+                    None => None,
+                };
+                ir::Stmt::If {
+                    cond,
+                    then,
+                    otherwise,
                 }
-            };
+            }
+            StmtKind::Loop(body) => {
+                let mut inner = scope.clone();
+                inner.in_loop = true;
+                ir::Stmt::Loop(self.block(body, &inner)?)
+            }
+            StmtKind::Repeat { count, body } => {
+                let mut inner = scope.clone();
+                inner.in_loop = true;
+                let body = self.block(body, &inner)?;
+                ir::Stmt::Repeat {
+                    count: *count,
+                    body,
+                }
+            }
+            StmtKind::While { condition, body } => {
+                let cond = self.cond(condition, scope)?;
+                let mut inner = scope.clone();
+                inner.in_loop = true;
+                let body = self.block(body, &inner)?;
+                ir::Stmt::While { cond, body }
+            }
+            StmtKind::VarTag(variable) => {
+                if scope.is_sub(&variable.text) {
+                    return error(
+                        format!("Cannot substitute \"{}\" in tag variable.", variable.text),
+                        variable.span,
+                    );
+                }
+                let Some(&var) = self.var_index.get(&variable.text) else {
+                    return error(
+                        format!("\"$$ {}\" needs a declared variable.", variable.text),
+                        variable.span,
+                    );
+                };
+                if !matches!(*self.vars[var as usize].ty, Ty::Set(_)) {
+                    return error(
+                        format!(
+                            "\"$$ {}\" needs a variable of a set type, not a map.",
+                            variable.text
+                        ),
+                        variable.span,
+                    );
+                }
+                ir::Stmt::VarTag(var)
+            }
+            StmtKind::Tag { symbols, .. } => {
+                let parts: Vec<String> = symbols.iter().map(|n| n.text.clone()).collect();
+                let fixed = (!parts.iter().any(|p| scope.is_sub(p)))
+                    .then(|| self.symbols.intern(&parts.join("__")));
+                ir::Stmt::Tag(TagParts { parts, fixed })
+            }
+        };
         Ok(self.push(stmt))
     }
 

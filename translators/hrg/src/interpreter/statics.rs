@@ -2,7 +2,7 @@
 //! static expressions and conditions, pattern matching, constant-function
 //! application by selecting the first matching case, and map literals.
 //!
-//! Nothing here tabulates a function: the interpreter applies functions
+//! No function is turned into a table: the interpreter applies functions
 //! on demand, at run time, to the arguments a walk actually produces
 //! (memoized per argument list by the caller).
 
