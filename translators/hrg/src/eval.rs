@@ -204,6 +204,10 @@ fn integer_pragma(d: &DomainDecl) -> Option<(u64, Vec<String>)> {
 pub struct Evaluator<'p> {
     pub domains: &'p Domains,
     pub functions: HashMap<&'p str, &'p FunctionDecl>,
+    /// Domain elements that are plain symbols: an upper-case name that is
+    /// not bound but is one of them (`STOP` of `domain C = STOP | GO`)
+    /// denotes that symbol (hrg.md §3.3).
+    pub symbols: HashSet<String>,
 }
 
 /// Nesting bound for constant-function calls, so that a function calling
@@ -218,6 +222,15 @@ impl<'p> Evaluator<'p> {
                 .functions()
                 .map(|f| (f.name.text.as_str(), f))
                 .collect(),
+            symbols: domains
+                .values
+                .values()
+                .flatten()
+                .filter_map(|v| match v {
+                    Value::Symbol(s) => Some(s.clone()),
+                    _ => None,
+                })
+                .collect(),
         }
     }
 
@@ -229,7 +242,7 @@ impl<'p> Evaluator<'p> {
         match &e.kind {
             ExprKind::Name(name) => match bindings.get(&name.text) {
                 Some(v) => Ok(v.clone()),
-                None if name.is_upper() => {
+                None if name.is_upper() && !self.symbols.contains(&name.text) => {
                     fatal(format!("Unknown variable \"{}\".", name.text), name.span)
                 }
                 None => Ok(Value::symbol(&name.text)),
@@ -530,7 +543,7 @@ impl<'p> Evaluator<'p> {
                 for (name, v) in names.iter().zip(combination) {
                     local.insert((*name).clone(), v);
                 }
-                let key = instantiate(&part.key, &local)?;
+                let key = instantiate(&part.key, &local, &self.symbols)?;
                 let serialized = key.serialize();
                 if !seen.insert(serialized.clone()) {
                     return fatal(format!("Duplicated map key \"{key}\"."), part.key.span());
@@ -609,19 +622,25 @@ pub fn match_pattern(p: &Pattern, v: &Value, bindings: &mut Bindings) -> bool {
     }
 }
 
-/// A map key from a pattern whose variables are bound.
-fn instantiate(p: &Pattern, bindings: &Bindings) -> Result<Value, Diagnostic> {
+/// A map key from a pattern whose variables are bound (an unbound
+/// upper-case name that is a domain symbol is that symbol).
+fn instantiate(
+    p: &Pattern,
+    bindings: &Bindings,
+    symbols: &HashSet<String>,
+) -> Result<Value, Diagnostic> {
     match p {
         Pattern::Wildcard(span) => fatal("The wildcard \"_\" cannot be a map key here.", *span),
         Pattern::Name(name) if name.is_upper() => match bindings.get(&name.text) {
             Some(v) => Ok(v.clone()),
+            None if symbols.contains(&name.text) => Ok(Value::symbol(&name.text)),
             None => fatal(format!("Unknown variable \"{}\".", name.text), name.span),
         },
         Pattern::Name(name) => Ok(Value::symbol(&name.text)),
         Pattern::Constructor(name, args, _) => Ok(Value::Constructor(
             name.text.clone(),
             args.iter()
-                .map(|a| instantiate(a, bindings))
+                .map(|a| instantiate(a, bindings, symbols))
                 .collect::<Result<_, _>>()?,
         )),
     }

@@ -9,10 +9,12 @@
 pub mod ast;
 pub mod display;
 pub mod eval;
+pub mod interpreter;
 pub mod lower;
 pub mod parse;
 pub mod value;
 
+pub use interpreter::Interpreter;
 pub use lower::Translation;
 
 use rg_core::diag::Diagnostic;

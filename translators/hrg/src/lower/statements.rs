@@ -633,7 +633,14 @@ impl<'p> Lowering<'p> {
                 if let Some(i) = inst.graph.params.iter().position(|p| p.name.text == name.text) {
                     return Ok(rg::Expr::name(parameter_variable(inst.graph, i)));
                 }
-                if name.is_upper() {
+                // An unbound upper-case name is an error unless it names a
+                // variable, a function or a domain symbol (`STOP`), which it
+                // then denotes like any other name (hrg.md §3.3).
+                if name.is_upper()
+                    && !self.variables.contains(&name.text)
+                    && !self.eval.functions.contains_key(name.text.as_str())
+                    && !self.eval.symbols.contains(&name.text)
+                {
                     return fatal(format!("Unknown variable \"{}\".", name.text), name.span);
                 }
                 Ok(rg::Expr::name(&name.text))
