@@ -306,7 +306,7 @@ impl FirstCalls<'_> {
             }
             Cond::Not(a) => self.cond(a, env),
             Cond::Reach { graph, id, .. } => {
-                self.enter(*graph, Site::Reach { env, id: *id }, false)
+                self.enter(*graph, Site::Reach { env, id: *id }, false);
             }
             Cond::Eq { .. } | Cond::True | Cond::False => {}
         }

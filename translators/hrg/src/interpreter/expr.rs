@@ -350,18 +350,23 @@ impl Search<'_> {
     }
 
     /// Extensional equality (rg.md §5.1).
-    pub(super) fn equal(&mut self, a: RVal, b: RVal, values: &Values) -> Result<bool, ModelError> {
-        match (&a, &b) {
+    pub(super) fn equal(
+        &mut self,
+        a: &RVal,
+        b: &RVal,
+        values: &Values,
+    ) -> Result<bool, ModelError> {
+        match (a, b) {
             (RVal::Sym(x) | RVal::Lenient(x), RVal::Sym(y) | RVal::Lenient(y)) => Ok(x == y),
             (RVal::Sym(_) | RVal::Lenient(_), _) | (_, RVal::Sym(_) | RVal::Lenient(_)) => {
                 Err(ModelError::new("a map compared with a symbol"))
             }
             _ => {
-                let keys = self.keys_of(&a);
+                let keys = self.keys_of(a);
                 for &k in &keys.symbols {
                     let x = self.access(a.clone(), k, values, self.lenient)?;
                     let y = self.access(b.clone(), k, values, self.lenient)?;
-                    if !self.equal(x, y, values)? {
+                    if !self.equal(&x, &y, values)? {
                         return Ok(false);
                     }
                 }
@@ -384,7 +389,7 @@ impl Search<'_> {
     /// The slots of `v` laid out as type `ty` (whole-map assignments).
     fn materialize(
         &mut self,
-        v: RVal,
+        v: &RVal,
         ty: &Ty,
         values: &Values,
         out: &mut Vec<u32>,
@@ -392,7 +397,7 @@ impl Search<'_> {
         match ty {
             Ty::Set(_) => match v {
                 RVal::Sym(s) | RVal::Lenient(s) => {
-                    out.push(s);
+                    out.push(*s);
                     Ok(())
                 }
                 _ => Err(ModelError::new("a map and a symbol are not assignable")),
@@ -405,7 +410,7 @@ impl Search<'_> {
                     let sub = self.access(v.clone(), k, values, false).map_err(|_| {
                         ModelError::new("the source map has no entry for a key of the target")
                     })?;
-                    self.materialize(sub, value, values, out)?;
+                    self.materialize(&sub, value, values, out)?;
                 }
                 Ok(())
             }
@@ -450,7 +455,7 @@ impl Search<'_> {
         into: &mut Values,
         slot: u32,
         ty: &Ty,
-        v: RVal,
+        v: &RVal,
         before: &Values,
     ) -> Result<(), ModelError> {
         let mut out = Vec::new();

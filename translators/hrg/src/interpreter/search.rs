@@ -198,7 +198,7 @@ impl<'a> Search<'a> {
         for (a, p) in args.iter().zip(&g.params) {
             let v = self.eval(a, env, &start_values)?;
             let before = start_values.clone();
-            self.write(&mut start_values, p.slot, &p.ty, v, &before)?;
+            self.write(&mut start_values, p.slot, &p.ty, &v, &before)?;
         }
         let control = &mut self.rt.control;
         let genv = control.callee_env(&game.ir, graph, site);
@@ -403,7 +403,7 @@ impl<'a> Search<'a> {
                 let (slot, ty) = self.location(target, env, &values)?;
                 let v = self.eval(value, env, &values)?;
                 let mut next = (*values).clone();
-                self.write(&mut next, slot, &ty, v, &values)?;
+                self.write(&mut next, slot, &ty, &v, &values)?;
                 push(out, rest, Rc::new(next), tags);
             }
             Stmt::AssignPlayer(value) => {
@@ -481,7 +481,7 @@ impl<'a> Search<'a> {
                 for (a, p) in args.iter().zip(&g.params) {
                     let v = self.eval(a, env, &next)?;
                     let before = next.clone();
-                    self.write(&mut next, p.slot, &p.ty, v, &before)?;
+                    self.write(&mut next, p.slot, &p.ty, &v, &before)?;
                 }
                 let genv = self.rt.control.callee_env(&game.ir, *graph, site);
                 let end = self.kont(Frame::Graph, rest);
@@ -625,7 +625,7 @@ impl<'a> Search<'a> {
             } => {
                 let a = self.eval(left, env, values)?;
                 let b = self.eval(right, env, values)?;
-                Ok(self.equal(a, b, values)? != *negated)
+                Ok(self.equal(&a, &b, values)? != *negated)
             }
             Cond::And(a, b) => Ok(self.cond(a, env, values, true, otherwise)?
                 && self.cond(b, env, values, then, otherwise)?),

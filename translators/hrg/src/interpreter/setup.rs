@@ -11,7 +11,9 @@ use std::rc::Rc;
 use rg_core::ast as rg;
 use rg_core::diag::{Diagnostic, Span};
 
-use crate::ast::*;
+use crate::ast::{
+    BinaryOp, Expr, ExprKind, FunctionDecl, GraphDecl, Name, Program, Stmt, StmtKind, TypeExpr,
+};
 use crate::eval::Domains;
 use crate::value::Value;
 

@@ -11,7 +11,9 @@ use std::collections::{HashMap, HashSet};
 use rg_core::ast as rg;
 use rg_core::diag::{Diagnostic, Span};
 
-use crate::ast::*;
+use crate::ast::{
+    BinaryOp, Binding, BindingValues, Expr, ExprKind, FunctionDecl, MapLiteral, Pattern,
+};
 use crate::eval::Domains;
 use crate::value::{compare, MapValue, Value};
 
