@@ -124,13 +124,15 @@ fn perft_json_has_exactly_the_documented_fields() {
 #[test]
 fn perft_on_several_threads_counts_what_one_thread_counts() {
     // Every kind of model: RG, the RBG interpreter, the GDL reasoner and
-    // propnet, HRG through RG, and the RG engine with keeper states shown.
-    let cases: [(&str, &[&str]); 6] = [
+    // propnet, the HRG interpreter and HRG through RG, and the RG engine
+    // with keeper states shown.
+    let cases: [(&str, &[&str]); 7] = [
         ("rg/breakthrough.rg", &[]),
         ("rbg/breakthrough.rbg", &[]),
         ("kif/connect4.kif", &[]),
         ("kif/ticTacToe.kif", &["--via", "propnet"]),
         ("hrg/ticTacToe.hrg", &[]),
+        ("hrg/ticTacToe.hrg", &["--via", "rg"]),
         ("rg/ticTacToe.rg", &["--expose-keeper"]),
     ];
     for (file, extra) in cases {
@@ -451,6 +453,31 @@ fn rbg_translates_to_checked_rg_and_verifies() {
             .contains("native interpreter vs RG translation: agree up to depth 3"),
         "{}",
         verify.stdout
+    );
+}
+
+#[test]
+fn hrg_games_run_natively_and_verify_against_their_translation() {
+    let native = rgw(&["perft", &team("hrg/connect4.hrg"), "3"]);
+    assert_eq!(native.code, 0, "{}", native.stderr);
+    assert_eq!(perft_counts(&native.stdout), ["1", "7", "49", "343"]);
+    let moves = rgw(&["moves", &team("hrg/ticTacToe.hrg")]);
+    assert_eq!(moves.stdout.lines().count(), 9, "{}", moves.stdout);
+    let verify = rgw(&["verify", &team("hrg/breakthrough.hrg"), "--depth", "3"]);
+    assert_eq!(verify.code, 0, "{}", verify.stderr);
+    assert!(
+        verify
+            .stdout
+            .contains("native interpreter vs RG translation: agree up to depth 3"),
+        "{}",
+        verify.stdout
+    );
+    let wrong = rgw(&["perft", &team("hrg/ticTacToe.hrg"), "1", "--via", "propnet"]);
+    assert_eq!(wrong.code, 2);
+    assert!(
+        wrong.stderr.contains("choose native or rg"),
+        "{}",
+        wrong.stderr
     );
 }
 

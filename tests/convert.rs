@@ -61,7 +61,7 @@ fn reports_every_game_and_fails_on_bad_input() {
     let r = report(&out);
     assert_eq!(r["games"].as_array().unwrap().len(), 3);
     let ttt = game(&r, "games/ticTacToe.hrg");
-    assert_eq!(ttt["status"], "translated");
+    assert_eq!(ttt["status"], "verified");
     assert_eq!(ttt["language"], "hrg");
     assert_eq!(ttt["verified_depth"], 2);
     assert_eq!(ttt["perft"], serde_json::json!([1, 9, 72]));
@@ -80,11 +80,11 @@ fn reports_every_game_and_fails_on_bad_input() {
     assert!(std::path::Path::new(&format!("{out}/games/breakthrough.rg")).is_file());
     let md = std::fs::read_to_string(format!("{out}/report.md")).unwrap();
     assert!(
-        md.contains("| games/breakthrough.hrg | hrg | translated |"),
+        md.contains("| games/breakthrough.hrg | hrg | verified |"),
         "{md}"
     );
     assert_eq!(r["summary"]["failed"], 1);
-    assert_eq!(r["summary"]["translated"], 2);
+    assert_eq!(r["summary"]["verified"], 2);
 }
 
 #[test]
@@ -203,9 +203,8 @@ fn usage_errors() {
     );
 }
 
-/// The README's main command: the bundled corpus converts, and every RBG
-/// and GDL game is verified against its native model (HRG has none, so its
-/// games are translated and perft-counted only).
+/// The README's main command: the bundled corpus converts, and every RBG,
+/// GDL and HRG game is verified against its native model.
 #[test]
 fn the_bundled_corpus_converts_and_verifies() {
     let dir = TempDir::new("bundled");
@@ -216,12 +215,7 @@ fn the_bundled_corpus_converts_and_verifies() {
     let games = r["games"].as_array().unwrap();
     assert_eq!(games.len(), 10, "{r}");
     for g in games {
-        let expected = if g["language"] == "hrg" {
-            "translated"
-        } else {
-            "verified"
-        };
-        assert_eq!(g["status"], expected, "{g}");
+        assert_eq!(g["status"], "verified", "{g}");
         assert!(g["nodes"].as_u64().unwrap() > 0, "{g}");
         assert!(
             std::path::Path::new(&out)

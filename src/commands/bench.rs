@@ -23,7 +23,7 @@ use rg_core::opt::{default_pipeline, optimize, Size};
 use serde::Serialize;
 
 use crate::cli::{BenchArgs, ModelArgs};
-use crate::pipeline::models::{engine_options, gdl_reasoner, rbg_interpreter};
+use crate::pipeline::models::{engine_options, gdl_reasoner, hrg_interpreter, rbg_interpreter};
 use crate::pipeline::translation;
 use crate::source::{game_files, CliError, Language, Source};
 
@@ -219,7 +219,12 @@ fn measure(path: &Path, options: &BenchArgs, bench: &mut GameBench) -> Result<()
                 depth,
                 slower,
             )?,
-            Language::Rg | Language::Hrg => None,
+            Language::Hrg => perft_at(
+                &hrg_interpreter(&source, &model_args(options)).map_err(|e| e.to_string())?,
+                depth,
+                slower,
+            )?,
+            Language::Rg => None,
         };
     }
     for (name, other) in [
@@ -238,12 +243,16 @@ fn measure(path: &Path, options: &BenchArgs, bench: &mut GameBench) -> Result<()
     Ok(())
 }
 
-fn engine(source: &Source, game: &Game, options: &BenchArgs) -> Result<Engine, String> {
-    let args = ModelArgs {
+/// The model options `bench` runs with: strict, or lenient with `--lenient`.
+fn model_args(options: &BenchArgs) -> ModelArgs {
+    ModelArgs {
         lenient: options.lenient,
         ..ModelArgs::default()
-    };
-    Engine::new(game, engine_options(source.language, &args))
+    }
+}
+
+fn engine(source: &Source, game: &Game, options: &BenchArgs) -> Result<Engine, String> {
+    Engine::new(game, engine_options(source.language, &model_args(options)))
         .map_err(|d| format!("RG engine: {}", first_message(&d)))
 }
 

@@ -1,15 +1,15 @@
 //! The differential comparisons of a file's models (used by `rgw verify`
 //! and `rgw convert`).
 //!
-//! RBG: the native interpreter against the RG translation. GDL: the native
-//! reasoner against the propnet model and against the RG translation. RG
-//! and HRG (no native semantics): the RG game against its optimized form,
-//! which checks that the optimizer preserved the game tree.
+//! RBG and HRG: the native interpreter against the RG translation. GDL: the
+//! native reasoner against the propnet model and against the RG
+//! translation. RG (no other semantics): the RG game against its optimized
+//! form, which checks that the optimizer preserved the game tree.
 
 use rg_core::model::{Budget, ForwardModel};
 use rg_core::verify::{verify, Verdict};
 
-use super::models::{engine_for, gdl_reasoner, propnet_model, rbg_interpreter};
+use super::models::{engine_for, gdl_reasoner, hrg_interpreter, propnet_model, rbg_interpreter};
 use super::{optimizing, translation};
 use crate::cli::ModelArgs;
 use crate::source::{CliError, Language, Source};
@@ -32,6 +32,10 @@ pub fn comparisons(
     };
     Ok(match source.language {
         Language::Rbg => vec![compare(&rbg_interpreter(source)?, "native interpreter")?],
+        Language::Hrg => vec![compare(
+            &hrg_interpreter(source, args)?,
+            "native interpreter",
+        )?],
         Language::Gdl => {
             let reasoner = gdl_reasoner(source)?;
             let propnet = propnet_model(source)?;
@@ -43,7 +47,7 @@ pub fn comparisons(
                 compare(&reasoner, "native reasoner")?,
             ]
         }
-        Language::Rg | Language::Hrg => {
+        Language::Rg => {
             let game = translation::to_rg(source)?.game;
             let optimized = if args.optimize.optimize || args.optimize.passes.is_some() {
                 optimizing::apply(game.clone(), &args.optimize)?
@@ -96,7 +100,8 @@ pub fn against_native(
     let native: Box<dyn Checkable> = match source.language {
         Language::Rbg => Box::new(rbg_interpreter(source)?),
         Language::Gdl => Box::new(gdl_reasoner(source)?),
-        Language::Rg | Language::Hrg => return Ok(None),
+        Language::Hrg => Box::new(hrg_interpreter(source, args)?),
+        Language::Rg => return Ok(None),
     };
     let engine = engine_for(source, game, args)?;
     Ok(Some(native.against(&engine, depth, budget)))

@@ -36,8 +36,8 @@ pub fn via(source: &Source, args: &ModelArgs) -> Result<Via, CliError> {
         Some(other) => {
             let options = match source.language {
                 Language::Gdl => "native, propnet or rg",
-                Language::Rbg => "native or rg",
-                Language::Rg | Language::Hrg => "rg",
+                Language::Rbg | Language::Hrg => "native or rg",
+                Language::Rg => "rg",
             };
             return Err(CliError::Usage(format!(
                 "--via {other} is not available for .{} files (choose {options})",
@@ -56,13 +56,10 @@ pub fn with_model<T: ModelTask>(
     task: T,
 ) -> Result<T::Output, CliError> {
     match (source.language, via(source, args)?) {
-        // RG runs on the engine; HRG has no native semantics, so its games
-        // run through the translation.
         (Language::Rg, _) => task.run(&rg_engine(source, args)?, "RG engine"),
-        (Language::Hrg, _) | (_, Via::Rg) => {
-            task.run(&rg_engine(source, args)?, "RG engine (translated)")
-        }
+        (_, Via::Rg) => task.run(&rg_engine(source, args)?, "RG engine (translated)"),
         (Language::Rbg, _) => task.run(&rbg_interpreter(source)?, "RBG interpreter"),
+        (Language::Hrg, _) => task.run(&hrg_interpreter(source, args)?, "HRG interpreter"),
         (Language::Gdl, Via::Propnet) => task.run(&propnet_model(source)?, "GDL propnet"),
         (Language::Gdl, _) => task.run(&gdl_reasoner(source)?, "GDL reasoner"),
     }
@@ -94,6 +91,15 @@ pub fn engine_options(language: Language, args: &ModelArgs) -> EngineOptions {
 pub fn rbg_interpreter(source: &Source) -> Result<rbg::Interpreter, CliError> {
     let game = rbg::parse_and_check(&source.text).map_err(|d| source.invalid(&d))?;
     rbg::Interpreter::new(&game).map_err(|d| source.invalid(&[d]))
+}
+
+/// The native HRG model; `--lenient` applies to it as to the engine.
+pub fn hrg_interpreter(source: &Source, args: &ModelArgs) -> Result<hrg::Interpreter, CliError> {
+    let options = hrg::interpreter::InterpreterOptions {
+        lenient: args.lenient,
+        ..hrg::interpreter::InterpreterOptions::default()
+    };
+    hrg::Interpreter::with_options(&source.text, options).map_err(|d| source.invalid(&d))
 }
 
 pub fn gdl_game(source: &Source) -> Result<gdl::Game, CliError> {

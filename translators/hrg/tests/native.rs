@@ -100,3 +100,112 @@ fn shared_games_agree_with_the_engine_and_the_table() {
         check(&path, &expected);
     }
 }
+
+/// The deep verification of docs/hrg.md: every HRG game of both corpora,
+/// native = RG = perft.tsv at every depth up to the deepest that each model
+/// finishes within `HRG_SWEEP_SECONDS` (default 10) per depth. Prints one
+/// Markdown row per game. Run by hand:
+/// `HRG_SWEEP_SECONDS=10 cargo test --release -p hrg --test native -- --ignored --nocapture`
+#[test]
+#[ignore = "a by-hand sweep of several minutes"]
+fn deep_verification_sweep() {
+    let seconds: f64 = std::env::var("HRG_SWEEP_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10.0);
+    let limit = Duration::from_secs_f64(seconds);
+    let mut games: Vec<(String, std::path::PathBuf, Vec<testkit::PerftRow>)> = Vec::new();
+    let team = team_corpus().join("hrg");
+    let team_table = parse_perft_table(&std::fs::read_to_string(team.join("perft.tsv")).unwrap());
+    for path in files_with_extension(&team, "hrg") {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        games.push((format!("team {name}"), path, team_table.clone()));
+    }
+    if let Some(corpus) = shared_corpus("deep_verification_sweep") {
+        let table = perft_table(&corpus);
+        for path in files_with_extension(&corpus.join("hrg"), "hrg") {
+            let name = format!("hrg/{}", path.file_name().unwrap().to_string_lossy());
+            games.push((name, path, table.clone()));
+        }
+    }
+    println!("| game | depth | perft | native s | RG s | perft.tsv |");
+    println!("|---|--:|--:|--:|--:|---|");
+    let mut failures = Vec::new();
+    for (name, path, table) in games {
+        let file = path.file_name().unwrap().to_string_lossy().to_string();
+        let lenient = LENIENT.contains(&file.as_str());
+        let text = std::fs::read_to_string(&path).unwrap();
+        let native = Interpreter::with_options(
+            &text,
+            InterpreterOptions {
+                lenient,
+                ..InterpreterOptions::default()
+            },
+        )
+        .unwrap();
+        let game = hrg::translate(&text).unwrap().game;
+        let engine = Engine::new(
+            &game,
+            EngineOptions {
+                lenient,
+                ..EngineOptions::default()
+            },
+        )
+        .unwrap();
+        let key = name.strip_prefix("team ").unwrap_or(&name);
+        let expected = expected_perft(&table, key, f64::INFINITY);
+        let native_series = timed_perft(&native, 64, limit);
+        let depth = native_series.len().saturating_sub(1);
+        let rg_series = timed_perft(&engine, u32::try_from(depth).unwrap(), limit);
+        let depth = depth.min(rg_series.len().saturating_sub(1));
+        let agree = (0..=depth).all(|d| native_series[d].0 == rg_series[d].0);
+        let table_note = match expected
+            .iter()
+            .filter(|&&(d, _)| d as usize <= depth)
+            .count()
+        {
+            0 => "no rows".to_string(),
+            n if expected
+                .iter()
+                .filter(|&&(d, _)| d as usize <= depth)
+                .all(|&(d, c)| native_series[d as usize].0 == c) =>
+            {
+                format!("agrees ({n} depths)")
+            }
+            _ => "DIFFERS".to_string(),
+        };
+        if !agree || table_note == "DIFFERS" {
+            failures.push(name.clone());
+        }
+        println!(
+            "| {name} | {depth} | {} | {:.2} | {:.2} | {table_note}{} |",
+            native_series[depth].0,
+            native_series[depth].1.as_secs_f64(),
+            rg_series[depth].1.as_secs_f64(),
+            if agree { "" } else { "; native != RG" }
+        );
+    }
+    assert!(failures.is_empty(), "disagreements: {failures:?}");
+}
+
+/// Perft at depths 0, 1, … up to `max`, each within `limit`; stops at the
+/// first depth that does not finish in time or has no leaves left.
+fn timed_perft<M: rg_core::model::ForwardModel>(
+    model: &M,
+    max: u32,
+    limit: Duration,
+) -> Vec<(u64, Duration)> {
+    let initial = model.initial().unwrap();
+    let mut series = Vec::new();
+    for depth in 0..=max {
+        let started = std::time::Instant::now();
+        match rg_core::model::perft(model, &initial, depth, &mut Budget::with_time_limit(limit)) {
+            Ok(count) => series.push((count, started.elapsed())),
+            Err(_) => break,
+        }
+        if series.last().is_some_and(|&(count, _)| count == 0) {
+            break;
+        }
+    }
+    series
+}
