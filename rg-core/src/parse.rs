@@ -4,43 +4,36 @@
 //! [`Diagnostic`]s; after an error the parser skips to the next `;` and goes
 //! on, so one run reports every broken declaration. It never panics.
 
-use std::borrow::Cow;
-
-use nom::bytes::complete::{tag, take_while, take_while1};
-use nom::error::{ErrorKind, ParseError};
-use nom::IResult;
+use nom::bytes::complete::tag;
+use nom::Finish;
 
 use crate::ast::*;
-use crate::diag::{Diagnostic, Span};
+use crate::diag::Diagnostic;
+use crate::syntax::{
+    self, commit, delimited_list, error, failure, peek_token, separated0_until, separated1,
+    skip_trivia, split_word, starts_with_trivia, token, PResult, SyntaxError,
+};
 
 /// Parses a whole RG description.
 pub fn parse_game(source: &str) -> Result<Game, Vec<Diagnostic>> {
     let parser = Parser { src: source };
-    let mut game = Game::default();
-    let mut errors = Vec::new();
-    let mut input = skip_trivia(source);
-    while !input.is_empty() {
-        match parser.declaration(input) {
-            Ok((rest, declaration)) => {
+    match syntax::parse_sequence(source, |input| parser.declaration(input), after_semicolon) {
+        Ok(declarations) => {
+            let mut game = Game::default();
+            for declaration in declarations {
                 declaration.add_to(&mut game);
-                input = skip_trivia(rest);
             }
-            Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
-                errors.push(parser.diagnostic(&e));
-                // Resume after the next `;` following the error.
-                match e.input.find(';') {
-                    Some(semicolon) => input = skip_trivia(&e.input[semicolon + 1..]),
-                    None => break,
-                }
-            }
-            Err(nom::Err::Incomplete(_)) => unreachable!("complete parsers only"),
+            Ok(game)
         }
+        Err(errors) => Err(errors.iter().map(|e| parser.diagnostic(e)).collect()),
     }
-    if errors.is_empty() {
-        Ok(game)
-    } else {
-        Err(errors)
-    }
+}
+
+/// Where parsing resumes after an error: after the next `;`.
+fn after_semicolon(input: &str) -> &str {
+    input
+        .find(';')
+        .map_or("", |semicolon| &input[semicolon + 1..])
 }
 
 /// Parses a single expression (used by tools and tests).
@@ -49,10 +42,9 @@ pub fn parse_expr(source: &str) -> Result<Expr, Diagnostic> {
     let result = parser
         .expr(source)
         .and_then(|(rest, e)| parser.eof(rest).map(|(rest, ())| (rest, e)));
-    match result {
+    match result.finish() {
         Ok((_, e)) => Ok(e),
-        Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(parser.diagnostic(&e)),
-        Err(nom::Err::Incomplete(_)) => unreachable!("complete parsers only"),
+        Err(e) => Err(parser.diagnostic(&e)),
     }
 }
 
@@ -62,77 +54,9 @@ pub fn parse_type(source: &str) -> Result<Type, Diagnostic> {
     let result = parser
         .ty(source)
         .and_then(|(rest, t)| parser.eof(rest).map(|(rest, ())| (rest, t)));
-    match result {
+    match result.finish() {
         Ok((_, t)) => Ok(t),
-        Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(parser.diagnostic(&e)),
-        Err(nom::Err::Incomplete(_)) => unreachable!("complete parsers only"),
-    }
-}
-
-/// A syntax error: where (the remaining input) and what was expected.
-#[derive(Clone, Debug)]
-struct SyntaxError<'a> {
-    input: &'a str,
-    message: Cow<'static, str>,
-}
-
-impl<'a> ParseError<&'a str> for SyntaxError<'a> {
-    fn from_error_kind(input: &'a str, _kind: ErrorKind) -> Self {
-        SyntaxError {
-            input,
-            message: Cow::Borrowed("syntax error"),
-        }
-    }
-
-    fn append(_: &'a str, _: ErrorKind, other: Self) -> Self {
-        other
-    }
-
-    /// Of two failed alternatives, report the one that got further.
-    fn or(self, other: Self) -> Self {
-        if other.input.len() < self.input.len() {
-            other
-        } else {
-            self
-        }
-    }
-}
-
-type PResult<'a, T> = IResult<&'a str, T, SyntaxError<'a>>;
-
-fn error<T>(input: &str, message: impl Into<Cow<'static, str>>) -> PResult<'_, T> {
-    Err(nom::Err::Error(SyntaxError {
-        input,
-        message: message.into(),
-    }))
-}
-
-fn failure<T>(input: &str, message: impl Into<Cow<'static, str>>) -> PResult<'_, T> {
-    Err(nom::Err::Failure(SyntaxError {
-        input,
-        message: message.into(),
-    }))
-}
-
-/// Turns a recoverable error into a committed one (after a keyword, the
-/// declaration kind is known and alternatives are pointless).
-fn commit<T>(result: PResult<'_, T>) -> PResult<'_, T> {
-    result.map_err(|e| match e {
-        nom::Err::Error(e) => nom::Err::Failure(e),
-        other => other,
-    })
-}
-
-/// Skips whitespace (space, tab, CR, LF) and `//` comments.
-fn skip_trivia(mut input: &str) -> &str {
-    loop {
-        let trimmed = input.trim_start_matches([' ', '\t', '\r', '\n']);
-        if let Some(comment) = trimmed.strip_prefix("//") {
-            let end = comment.find(['\n', '\r']).unwrap_or(comment.len());
-            input = &comment[end..];
-        } else {
-            return trimmed;
-        }
+        Err(e) => Err(parser.diagnostic(&e)),
     }
 }
 
@@ -161,28 +85,20 @@ struct Parser<'s> {
 }
 
 impl<'s> Parser<'s> {
-    fn offset(&self, input: &str) -> usize {
-        input.as_ptr() as usize - self.src.as_ptr() as usize
-    }
-
     /// The span from `start` (a suffix of the source) to `rest`.
     fn span(&self, start: &str, rest: &str) -> At {
-        At::from(Span::new(self.offset(start), self.offset(rest)))
+        At::from(syntax::span(self.src, start, rest))
     }
 
+    /// A character no token starts with is reported as such, with what was
+    /// expected as its label.
     fn diagnostic(&self, e: &SyntaxError<'_>) -> Diagnostic {
-        let start = self.offset(e.input);
-        let next = e.input.chars().next();
-        match next {
+        match e.input.chars().next() {
             Some(c) if !is_token_start(c) => {
-                let span = Span::new(start, start + c.len_utf8());
-                Diagnostic::error(format!("unexpected character: \"{c}\""), span)
-                    .with_label(format!("{}", e.message))
+                Diagnostic::error(format!("unexpected character: \"{c}\""), e.span(self.src))
+                    .with_label(e.message.to_string())
             }
-            _ => {
-                let len = next.map_or(0, char::len_utf8);
-                Diagnostic::error(e.message.to_string(), Span::new(start, start + len))
-            }
+            _ => e.to_diagnostic(self.src),
         }
     }
 
@@ -193,19 +109,6 @@ impl<'s> Parser<'s> {
         } else {
             error(input, "expected end of input")
         }
-    }
-
-    /// An exact punctuation token, after trivia.
-    fn token<'a>(&self, input: &'a str, token: &'static str) -> PResult<'a, ()> {
-        let input = skip_trivia(input);
-        match tag::<_, _, SyntaxError>(token)(input) {
-            Ok((rest, _)) => Ok((rest, ())),
-            Err(_) => error(input, format!("expected \"{token}\"")),
-        }
-    }
-
-    fn peek_token(&self, input: &str, token: &str) -> bool {
-        skip_trivia(input).starts_with(token)
     }
 
     /// An identifier (maximal run of alphanumerics and `_`), after trivia.
@@ -224,9 +127,9 @@ impl<'s> Parser<'s> {
 
     /// A maximal identifier-character run, without trivia skipping.
     fn word<'a>(&self, input: &'a str) -> PResult<'a, &'a str> {
-        match take_while1::<_, _, SyntaxError>(is_ident_char)(input) {
-            Ok(ok) => Ok(ok),
-            Err(_) => error(input, "expected identifier"),
+        match split_word(input) {
+            ("", _) => error(input, "expected identifier"),
+            (word, rest) => Ok((rest, word)),
         }
     }
 
@@ -237,7 +140,7 @@ impl<'s> Parser<'s> {
 
     fn digits<'a>(&self, input: &'a str) -> PResult<'a, u64> {
         let input = skip_trivia(input);
-        let (rest, word) = take_while::<_, _, SyntaxError>(is_ident_char)(input)?;
+        let (word, rest) = split_word(input);
         if word.is_empty() || !word.bytes().all(|b| b.is_ascii_digit()) {
             return error(input, "expected a decimal number");
         }
@@ -252,10 +155,7 @@ impl<'s> Parser<'s> {
             let (rest, p) = self.pragma(input)?;
             return Ok((rest, Declaration::Pragma(p)));
         }
-        let keyword = take_while::<_, _, SyntaxError>(is_ident_char)(input)
-            .map(|(_, w)| w)
-            .unwrap_or("");
-        match keyword {
+        match split_word(input).0 {
             "type" => self
                 .typedef(input)
                 .map(|(r, d)| (r, Declaration::TypeDef(d))),
@@ -273,9 +173,9 @@ impl<'s> Parser<'s> {
         let (i, _) = tag("type")(input)?;
         commit((|| {
             let (i, name) = self.name(i)?;
-            let (i, ()) = self.token(i, "=")?;
+            let (i, ()) = token(i, "=")?;
             let (i, ty) = self.ty(i)?;
-            let (rest, ()) = self.token(i, ";")?;
+            let (rest, ()) = token(i, ";")?;
             let at = self.span(input, rest);
             Ok((rest, TypeDef { name, ty, at }))
         })())
@@ -285,7 +185,7 @@ impl<'s> Parser<'s> {
         let (i, _) = tag("const")(input)?;
         commit((|| {
             let (i, (name, ty, value)) = self.declared_value(i)?;
-            let (rest, ()) = self.token(i, ";")?;
+            let (rest, ()) = token(i, ";")?;
             let at = self.span(input, rest);
             Ok((
                 rest,
@@ -303,7 +203,7 @@ impl<'s> Parser<'s> {
         let (i, _) = tag("var")(input)?;
         commit((|| {
             let (i, (name, ty, value)) = self.declared_value(i)?;
-            let (rest, ()) = self.token(i, ";")?;
+            let (rest, ()) = token(i, ";")?;
             let at = self.span(input, rest);
             Ok((
                 rest,
@@ -320,9 +220,9 @@ impl<'s> Parser<'s> {
     /// `name: T = value` (shared by constants and variables).
     fn declared_value<'a>(&self, i: &'a str) -> PResult<'a, (Ident, Type, Value)> {
         let (i, name) = self.name(i)?;
-        let (i, ()) = self.token(i, ":")?;
+        let (i, ()) = token(i, ":")?;
         let (i, ty) = self.ty(i)?;
-        let (i, ()) = self.token(i, "=")?;
+        let (i, ()) = token(i, "=")?;
         let (i, value) = self.value(i)?;
         Ok((i, (name, ty, value)))
     }
@@ -338,8 +238,8 @@ impl<'s> Parser<'s> {
                 Err(_) => return error(input, "expected a type"),
             }
         };
-        if self.peek_token(i, "->") {
-            let (i, ()) = self.token(i, "->")?;
+        if peek_token(i, "->") {
+            let (i, ()) = token(i, "->")?;
             let (i, target) = self.ty(i)?;
             Ok((i, Type::Arrow(Box::new(base), Box::new(target))))
         } else {
@@ -348,26 +248,17 @@ impl<'s> Parser<'s> {
     }
 
     fn set_type<'a>(&self, input: &'a str) -> PResult<'a, Type> {
-        let (mut i, ()) = self.token(input, "{")?;
-        if self.peek_token(i, "}") {
+        let (i, ()) = token(input, "{")?;
+        if peek_token(i, "}") {
             return error(
                 skip_trivia(i),
                 "expected: identifier (set types cannot be empty)",
             );
         }
-        let mut symbols = Vec::new();
-        loop {
-            let (next, symbol) = self.name(i)?;
-            symbols.push(symbol);
-            if self.peek_token(next, ",") {
-                i = self.token(next, ",")?.0;
-            } else {
-                let (rest, ()) = self.token(next, "}").or_else(|_| {
-                    error(skip_trivia(next), "expected \",\" or \"}\" in a set type")
-                })?;
-                return Ok((rest, Type::Set(symbols, self.span(input, rest))));
-            }
-        }
+        let (i, symbols) = separated1(i, ",", |i| self.name(i))?;
+        let (rest, ()) = token(i, "}")
+            .or_else(|_| error(skip_trivia(i), "expected \",\" or \"}\" in a set type"))?;
+        Ok((rest, Type::Set(symbols, self.span(input, rest))))
     }
 
     /// `value = ident | map`
@@ -379,23 +270,10 @@ impl<'s> Parser<'s> {
                 Err(_) => error(input, "expected a value (a symbol or a map)"),
             };
         }
-        let (mut i, ()) = self.token(input, "{")?;
-        let mut entries = Vec::new();
-        if !self.peek_token(i, "}") {
-            loop {
-                let (next, entry) = self.map_entry(i)?;
-                entries.push(entry);
-                if self.peek_token(next, ",") {
-                    i = self.token(next, ",")?.0;
-                } else {
-                    i = next;
-                    break;
-                }
-            }
-        }
-        let (rest, ()) = self
-            .token(i, "}")
-            .or_else(|_| error(skip_trivia(i), "expected \",\" or \"}\" in a map"))?;
+        let (i, ()) = token(input, "{")?;
+        let (i, entries) = separated0_until(i, ",", "}", |i| self.map_entry(i))?;
+        let (rest, ()) =
+            token(i, "}").or_else(|_| error(skip_trivia(i), "expected \",\" or \"}\" in a map"))?;
         Ok((rest, Value::Map(entries, self.span(input, rest))))
     }
 
@@ -413,7 +291,7 @@ impl<'s> Parser<'s> {
             })?;
             (i, Some(key))
         };
-        let (i, ()) = self.token(i, ":")?;
+        let (i, ()) = token(i, ":")?;
         let (i, value) = self.value(i)?;
         Ok((i, MapEntry { key, value }))
     }
@@ -424,10 +302,10 @@ impl<'s> Parser<'s> {
         let (mut i, (name, at)) = self
             .ident(input)
             .or_else(|_| error(input, "expected an expression"))?;
-        let mut e = if self.peek_token(i, "(") {
-            let (next, ()) = self.token(i, "(")?;
+        let mut e = if peek_token(i, "(") {
+            let (next, ()) = token(i, "(")?;
             let (next, inner) = self.expr(next)?;
-            let (next, ()) = self.token(next, ")")?;
+            let (next, ()) = token(next, ")")?;
             i = next;
             Expr::Cast(name, Box::new(inner), self.span(input, next))
         } else {
@@ -435,12 +313,12 @@ impl<'s> Parser<'s> {
         };
         while i.starts_with('[') {
             let (next, key) = self.expr(&i[1..])?;
-            let (next, ()) = self.token(next, "]")?;
+            let (next, ()) = token(next, "]")?;
             i = next;
             e = Expr::Access(Box::new(e), Box::new(key), self.span(input, next));
         }
         let after = skip_trivia(i);
-        if after.starts_with('[') && after.len() != i.len() {
+        if after.starts_with('[') && starts_with_trivia(i) {
             return failure(after, "whitespace is not allowed before \"[\" of an access");
         }
         Ok((i, e))
@@ -454,12 +332,12 @@ impl<'s> Parser<'s> {
                 "expected a declaration (type, const, var, an edge or a pragma)",
             )
         })?;
-        let (i, ()) = self.token(i, ",")?;
+        let (i, ()) = token(i, ",")?;
         commit((|| {
             let (i, to) = self.name(i)?;
-            let (i, ()) = self.token(i, ":")?;
+            let (i, ()) = token(i, ":")?;
             let (i, label) = self.label(i)?;
-            let (rest, ()) = self.token(i, ";")?;
+            let (rest, ()) = token(i, ";")?;
             let at = self.span(input, rest);
             Ok((
                 rest,
@@ -489,7 +367,7 @@ impl<'s> Parser<'s> {
         for (prefix, negated) in [('?', false), ('!', true)] {
             if let Some(rest) = input.strip_prefix(prefix) {
                 let (i, from) = self.name(rest)?;
-                let (i, ()) = self.token(i, "->")?;
+                let (i, ()) = token(i, "->")?;
                 let (i, to) = self.name(i)?;
                 return Ok((i, Label::Reach { negated, from, to }));
             }
@@ -518,20 +396,15 @@ impl<'s> Parser<'s> {
     /// `type "(" "*" ")"` — the right side of an any-assignment.
     fn any_assignment_type<'a>(&self, input: &'a str) -> PResult<'a, Type> {
         let (i, ty) = self.ty(input)?;
-        let (i, ()) = self.token(i, "(")?;
-        let (i, ()) = self.token(i, "*")?;
-        let (i, ()) = self.token(i, ")")?;
+        let (i, ()) = token(i, "(")?;
+        let (i, ()) = token(i, "*")?;
+        let (i, ()) = token(i, ")")?;
         Ok((i, ty))
     }
 
     fn pragma<'a>(&self, input: &'a str) -> PResult<'a, Pragma> {
         let body = &input[1..];
-        let name_len = body
-            .char_indices()
-            .find(|&(_, c)| !is_ident_char(c))
-            .map_or(body.len(), |(k, _)| k);
-        let name = &body[..name_len];
-        let i = &body[name_len..];
+        let (name, i) = split_word(body);
         let kind = match name {
             "disjoint" | "disjointExhaustive" => {
                 commit(self.disjoint(i, name == "disjointExhaustive"))?
@@ -542,21 +415,21 @@ impl<'s> Parser<'s> {
             )?,
             "repeat" => commit((|| {
                 let (i, nodes) = self.idents1(i)?;
-                let (i, ()) = self.token(i, ":")?;
+                let (i, ()) = token(i, ":")?;
                 let (i, variables) = self.idents0(i)?;
                 Ok((i, PragmaKind::Repeat { nodes, variables }))
             })())?,
             "unique" => commit(self.idents1(i).map(|(i, v)| (i, PragmaKind::Unique(v))))?,
             "tagIndex" | "tagMaxIndex" => commit((|| {
                 let (i, nodes) = self.idents1(i)?;
-                let (i, ()) = self.token(i, ":")?;
+                let (i, ()) = token(i, ":")?;
                 let (i, index) = self.digits(i)?;
                 let max = name == "tagMaxIndex";
                 Ok((i, PragmaKind::TagIndex { max, nodes, index }))
             })())?,
             "integer" => commit((|| {
                 let (i, start) = self.digits(i)?;
-                let (i, ()) = self.token(i, ":")?;
+                let (i, ()) = token(i, ":")?;
                 let (i, symbols) = self.idents1(i)?;
                 Ok((i, PragmaKind::Integer { start, symbols }))
             })())?,
@@ -564,7 +437,7 @@ impl<'s> Parser<'s> {
                 let (i, a) = self.name(i)?;
                 let (i, b) = self.name(i)?;
                 let (i, c) = self.name(i)?;
-                let (i, ()) = self.token(i, ":")?;
+                let (i, ()) = token(i, ":")?;
                 let (i, variable) = self.name(i)?;
                 Ok((
                     i,
@@ -586,7 +459,7 @@ impl<'s> Parser<'s> {
                 (rest, PragmaKind::Unknown(body[..end].to_string()))
             }
         };
-        let (rest, ()) = commit(self.token(kind.0, ";"))?;
+        let (rest, ()) = commit(token(kind.0, ";"))?;
         Ok((
             rest,
             Pragma {
@@ -598,7 +471,7 @@ impl<'s> Parser<'s> {
 
     fn disjoint<'a>(&self, i: &'a str, exhaustive: bool) -> PResult<'a, PragmaKind> {
         let (i, node) = self.name(i)?;
-        let (i, ()) = self.token(i, ":")?;
+        let (i, ()) = token(i, ":")?;
         let (i, targets) = self.idents1(i)?;
         Ok((
             i,
@@ -613,44 +486,13 @@ impl<'s> Parser<'s> {
     fn simple_apply<'a>(&self, i: &'a str, exhaustive: bool) -> PResult<'a, PragmaKind> {
         let (i, from) = self.name(i)?;
         let (i, to) = self.name(i)?;
-        let (mut i, ()) = self.token(i, "[")?;
-        let mut tags = Vec::new();
-        if !self.peek_token(i, "]") {
-            loop {
-                let (next, (name, _)) = self.ident(i)?;
-                // `name: Type` binds a tag; the colon must follow immediately.
-                let next = if let Some(after) = next.strip_prefix(':') {
-                    let (after, ty) = self.ty(after)?;
-                    tags.push(PatternTag::Bind(name, ty));
-                    after
-                } else {
-                    tags.push(PatternTag::Symbol(name));
-                    next
-                };
-                if self.peek_token(next, ",") {
-                    i = self.token(next, ",")?.0;
-                } else {
-                    i = next;
-                    break;
-                }
-            }
-        }
-        let (mut i, ()) = self.token(i, "]")?;
-        let mut assignments = Vec::new();
-        if !self.peek_token(i, ";") {
-            loop {
-                let (next, lhs) = self.expr(i)?;
-                let (next, ()) = self.token(next, "=")?;
-                let (next, rhs) = self.expr(next)?;
-                assignments.push((lhs, rhs));
-                if self.peek_token(next, ",") {
-                    i = self.token(next, ",")?.0;
-                } else {
-                    i = next;
-                    break;
-                }
-            }
-        }
+        let (i, tags) = delimited_list(i, "[", "]", |i| self.pattern_tag(i))?;
+        let (i, assignments) = separated0_until(i, ",", ";", |i| {
+            let (i, lhs) = self.expr(i)?;
+            let (i, ()) = token(i, "=")?;
+            let (i, rhs) = self.expr(i)?;
+            Ok((i, (lhs, rhs)))
+        })?;
         Ok((
             i,
             PragmaKind::SimpleApply(SimpleApply {
@@ -661,6 +503,17 @@ impl<'s> Parser<'s> {
                 assignments,
             }),
         ))
+    }
+
+    /// `name` or `name: Type` (binding a tag; the colon must follow at once).
+    fn pattern_tag<'a>(&self, input: &'a str) -> PResult<'a, PatternTag> {
+        let (i, (name, _)) = self.ident(input)?;
+        if let Some(after) = i.strip_prefix(':') {
+            let (after, ty) = self.ty(after)?;
+            Ok((after, PatternTag::Bind(name, ty)))
+        } else {
+            Ok((i, PatternTag::Symbol(name)))
+        }
     }
 
     /// One or more identifiers (space separated), up to a non-identifier.
