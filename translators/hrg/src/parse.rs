@@ -1,40 +1,24 @@
-//! The HRG parser (hrg.md §1–4, appendix A), built with nom over `&str`.
+//! The HRG parser (hrg.md §1–4, appendix A), built with nom over `&str` on
+//! the parser support it shares with RG ([`rg_core::syntax`]).
 //!
 //! Newlines carry no meaning; statements have no terminators. Syntax errors
 //! are diagnostics with spans; after one, parsing resumes at the next line
 //! that starts a declaration in column 1, so one run reports several.
 
-use std::borrow::Cow;
-
-use nom::error::{ErrorKind, ParseError};
-use nom::IResult;
 use rg_core::diag::{Diagnostic, Span};
+use rg_core::syntax::{
+    self, commit, delimited_list, error, failure, peek_token, separated1, skip_trivia, split_word,
+    starts_with_trivia, token, PResult, WHITESPACE,
+};
 
 use crate::ast::*;
 
 /// Parses a whole program.
 pub fn parse_program(source: &str) -> Result<Program, Vec<Diagnostic>> {
     let parser = Parser { src: source };
-    let mut program = Program::default();
-    let mut errors = Vec::new();
-    let mut input = skip_trivia(source);
-    while !input.is_empty() {
-        match parser.declaration(input) {
-            Ok((rest, declaration)) => {
-                program.declarations.push(declaration);
-                input = skip_trivia(rest);
-            }
-            Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
-                errors.push(parser.diagnostic(&e));
-                input = skip_trivia(resume_point(e.input));
-            }
-            Err(nom::Err::Incomplete(_)) => unreachable!("complete parsers only"),
-        }
-    }
-    if errors.is_empty() {
-        Ok(program)
-    } else {
-        Err(errors)
+    match syntax::parse_sequence(source, |input| parser.declaration(input), resume_point) {
+        Ok(declarations) => Ok(Program { declarations }),
+        Err(errors) => Err(errors.iter().map(|e| e.to_diagnostic(source)).collect()),
     }
 }
 
@@ -54,74 +38,6 @@ fn resume_point(mut input: &str) -> &str {
     }
 }
 
-#[derive(Clone, Debug)]
-struct SyntaxError<'a> {
-    input: &'a str,
-    message: Cow<'static, str>,
-}
-
-impl<'a> ParseError<&'a str> for SyntaxError<'a> {
-    fn from_error_kind(input: &'a str, _: ErrorKind) -> Self {
-        SyntaxError {
-            input,
-            message: Cow::Borrowed("syntax error"),
-        }
-    }
-
-    fn append(_: &'a str, _: ErrorKind, other: Self) -> Self {
-        other
-    }
-
-    fn or(self, other: Self) -> Self {
-        if other.input.len() < self.input.len() {
-            other
-        } else {
-            self
-        }
-    }
-}
-
-type PResult<'a, T> = IResult<&'a str, T, SyntaxError<'a>>;
-
-fn error<T>(input: &str, message: impl Into<Cow<'static, str>>) -> PResult<'_, T> {
-    Err(nom::Err::Error(SyntaxError {
-        input,
-        message: message.into(),
-    }))
-}
-
-fn failure<T>(input: &str, message: impl Into<Cow<'static, str>>) -> PResult<'_, T> {
-    Err(nom::Err::Failure(SyntaxError {
-        input,
-        message: message.into(),
-    }))
-}
-
-/// Makes an error final: once a construct is recognized, alternatives are
-/// pointless and the message should point at the real problem.
-fn commit<T>(result: PResult<'_, T>) -> PResult<'_, T> {
-    result.map_err(|e| match e {
-        nom::Err::Error(e) => nom::Err::Failure(e),
-        other => other,
-    })
-}
-
-fn skip_trivia(mut input: &str) -> &str {
-    loop {
-        let trimmed = input.trim_start_matches([' ', '\t', '\r', '\n']);
-        if let Some(comment) = trimmed.strip_prefix("//") {
-            let end = comment.find('\n').unwrap_or(comment.len());
-            input = &comment[end..];
-        } else {
-            return trimmed;
-        }
-    }
-}
-
-fn is_ident_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
-}
-
 const RESERVED: [&str; 3] = ["const", "type", "var"];
 
 struct Parser<'s> {
@@ -130,58 +46,31 @@ struct Parser<'s> {
 
 impl<'s> Parser<'s> {
     fn offset(&self, input: &str) -> usize {
-        input.as_ptr() as usize - self.src.as_ptr() as usize
+        syntax::offset(self.src, input)
     }
 
     fn span(&self, start: &str, rest: &str) -> Span {
-        Span::new(self.offset(start), self.offset(rest))
-    }
-
-    fn diagnostic(&self, e: &SyntaxError<'_>) -> Diagnostic {
-        let start = self.offset(e.input);
-        let len = e.input.chars().next().map_or(0, char::len_utf8);
-        Diagnostic::error(e.message.to_string(), Span::new(start, start + len))
-    }
-
-    /// Whether the next token (after trivia) is exactly `token`.
-    fn peek(&self, input: &str, token: &str) -> bool {
-        skip_trivia(input).starts_with(token)
-    }
-
-    fn token<'a>(&self, input: &'a str, token: &'static str) -> PResult<'a, ()> {
-        let input = skip_trivia(input);
-        match input.strip_prefix(token) {
-            Some(rest) => Ok((rest, ())),
-            None => error(input, format!("expected \"{token}\"")),
-        }
+        syntax::span(self.src, start, rest)
     }
 
     /// The identifier at the start of `input` (after trivia), without
     /// consuming it.
     fn peek_word<'a>(&self, input: &'a str) -> &'a str {
-        let input = skip_trivia(input);
-        let end = input
-            .find(|c: char| !is_ident_char(c))
-            .unwrap_or(input.len());
-        &input[..end]
+        split_word(skip_trivia(input)).0
     }
 
     fn ident<'a>(&self, input: &'a str) -> PResult<'a, Name> {
         let input = skip_trivia(input);
-        let end = input
-            .find(|c: char| !is_ident_char(c))
-            .unwrap_or(input.len());
-        if end == 0 {
+        let (text, rest) = split_word(input);
+        if text.is_empty() {
             return error(input, "expected an identifier");
         }
-        let text = &input[..end];
         if RESERVED.contains(&text) {
             return error(
                 input,
                 format!("\"{text}\" is reserved and cannot be a name"),
             );
         }
-        let rest = &input[end..];
         Ok((
             rest,
             Name {
@@ -204,7 +93,7 @@ impl<'s> Parser<'s> {
     /// `in`, which must be followed by whitespace or a comment.
     fn in_keyword<'a>(&self, input: &'a str) -> PResult<'a, ()> {
         let (rest, ()) = self.keyword(input, "in")?;
-        if rest.starts_with([' ', '\t', '\r', '\n']) || rest.starts_with("//") {
+        if starts_with_trivia(rest) {
             Ok((rest, ()))
         } else {
             error(skip_trivia(input), "\"in\" must be followed by a space")
@@ -243,20 +132,12 @@ impl<'s> Parser<'s> {
         let (i, ()) = self.keyword(input, "domain")?;
         commit((|| {
             let (i, name) = self.ident(i)?;
-            let (mut i, ()) = self.token(i, "=")?;
-            let mut elements = Vec::new();
-            if !self.peek(i, "|") && !self.starts_declaration(i) {
-                loop {
-                    let (next, element) = self.element(i)?;
-                    elements.push(element);
-                    if self.peek(next, "|") {
-                        i = self.token(next, "|")?.0;
-                    } else {
-                        i = next;
-                        break;
-                    }
-                }
-            }
+            let (i, ()) = token(i, "=")?;
+            let (i, elements) = if peek_token(i, "|") || self.starts_declaration(i) {
+                (i, Vec::new())
+            } else {
+                separated1(i, "|", |i| self.element(i))?
+            };
             Ok((
                 i,
                 DomainDecl {
@@ -274,7 +155,7 @@ impl<'s> Parser<'s> {
         let rest = skip_trivia(input);
         rest.is_empty() || matches!(self.peek_word(rest), "domain" | "graph" | "reusable") || {
             let word = self.peek_word(rest);
-            !word.is_empty() && self.peek(&rest[word.len()..], ":")
+            !word.is_empty() && peek_token(&rest[word.len()..], ":")
         }
     }
 
@@ -284,21 +165,7 @@ impl<'s> Parser<'s> {
         if !i.starts_with('(') {
             return Ok((i, Element::Name(name)));
         }
-        let (mut i, ()) = self.token(i, "(")?;
-        let mut arguments = Vec::new();
-        if !self.peek(i, ")") {
-            loop {
-                let (next, argument) = self.ident(i)?;
-                arguments.push(argument);
-                if self.peek(next, ",") {
-                    i = self.token(next, ",")?.0;
-                } else {
-                    i = next;
-                    break;
-                }
-            }
-        }
-        let (i, ()) = self.token(i, ")")?;
+        let (i, arguments) = delimited_list(i, "(", ")", |i| self.ident(i))?;
         let (i, ()) = self.keyword(i, "where").or_else(|_| {
             error(
                 skip_trivia(i),
@@ -317,17 +184,8 @@ impl<'s> Parser<'s> {
         ))
     }
 
-    fn bindings<'a>(&self, mut i: &'a str) -> PResult<'a, Vec<Binding>> {
-        let mut bindings = Vec::new();
-        loop {
-            let (next, binding) = self.binding(i)?;
-            bindings.push(binding);
-            if self.peek(next, ",") {
-                i = self.token(next, ",")?.0;
-            } else {
-                return Ok((next, bindings));
-            }
-        }
+    fn bindings<'a>(&self, i: &'a str) -> PResult<'a, Vec<Binding>> {
+        separated1(i, ",", |i| self.binding(i))
     }
 
     /// `X in lo..hi` or `X in { a, b }`.
@@ -337,7 +195,7 @@ impl<'s> Parser<'s> {
         let (i, ()) = self.in_keyword(i)?;
         let rest = skip_trivia(i);
         if rest.starts_with('{') {
-            let (i, names) = self.name_list(rest, "{", "}")?;
+            let (i, names) = delimited_list(rest, "{", "}", |i| self.ident(i))?;
             return Ok((
                 i,
                 Binding {
@@ -351,7 +209,7 @@ impl<'s> Parser<'s> {
         let Some(i) = i.strip_prefix("..") else {
             return error(i, "expected \"..\" in a range (no spaces inside \"..\")");
         };
-        if i.starts_with([' ', '\t', '\r', '\n']) {
+        if i.starts_with(WHITESPACE) {
             return error(i, "expected the upper bound right after \"..\"");
         }
         let (i, hi) = self.integer(i)?;
@@ -365,35 +223,10 @@ impl<'s> Parser<'s> {
         ))
     }
 
-    /// `open [ name { "," name } ] close`
-    fn name_list<'a>(
-        &self,
-        input: &'a str,
-        open: &'static str,
-        close: &'static str,
-    ) -> PResult<'a, Vec<Name>> {
-        let (mut i, ()) = self.token(input, open)?;
-        let mut names = Vec::new();
-        if !self.peek(i, close) {
-            loop {
-                let (next, name) = self.ident(i)?;
-                names.push(name);
-                if self.peek(next, ",") {
-                    i = self.token(next, ",")?.0;
-                } else {
-                    i = next;
-                    break;
-                }
-            }
-        }
-        let (i, ()) = self.token(i, close)?;
-        Ok((i, names))
-    }
-
     fn ty<'a>(&self, input: &'a str) -> PResult<'a, TypeExpr> {
         let start = skip_trivia(input);
         if start.starts_with('{') {
-            let (i, names) = self.name_list(start, "{", "}")?;
+            let (i, names) = delimited_list(start, "{", "}", |i| self.ident(i))?;
             if names.is_empty() {
                 return error(start, "a set type needs at least one element");
             }
@@ -402,8 +235,8 @@ impl<'s> Parser<'s> {
         let (i, name) = self
             .ident(start)
             .or_else(|_| error(start, "expected a type"))?;
-        if self.peek(i, "->") {
-            let (i, ()) = self.token(i, "->")?;
+        if peek_token(i, "->") {
+            let (i, ()) = token(i, "->")?;
             let (i, target) = self.ty(i)?;
             return Ok((i, TypeExpr::Named(name, Some(Box::new(target)))));
         }
@@ -414,7 +247,7 @@ impl<'s> Parser<'s> {
     fn value_declaration<'a>(&self, input: &'a str) -> PResult<'a, Declaration> {
         let start = skip_trivia(input);
         let (i, name) = self.ident(start)?;
-        let (i, ()) = self.token(i, ":").or_else(|_| {
+        let (i, ()) = token(i, ":").or_else(|_| {
             error(
                 skip_trivia(i),
                 format!(
@@ -443,8 +276,8 @@ impl<'s> Parser<'s> {
                     }),
                 ));
             }
-            let (i, init) = if self.peek(i, "=") && !self.peek(i, "==") {
-                let (i, ()) = self.token(i, "=")?;
+            let (i, init) = if peek_token(i, "=") && !peek_token(i, "==") {
+                let (i, ()) = token(i, "=")?;
                 let (i, e) = self.expr(i)?;
                 (i, Some(e))
             } else {
@@ -470,22 +303,8 @@ impl<'s> Parser<'s> {
     fn case<'a>(&self, input: &'a str) -> PResult<'a, Case> {
         let start = skip_trivia(input);
         let (i, _) = self.ident(start)?;
-        let (mut i, ()) = self.token(i, "(")?;
-        let mut patterns = Vec::new();
-        if !self.peek(i, ")") {
-            loop {
-                let (next, p) = self.pattern(i)?;
-                patterns.push(p);
-                if self.peek(next, ",") {
-                    i = self.token(next, ",")?.0;
-                } else {
-                    i = next;
-                    break;
-                }
-            }
-        }
-        let (i, ()) = self.token(i, ")")?;
-        let (i, ()) = self.token(i, "=")?;
+        let (i, patterns) = delimited_list(i, "(", ")", |i| self.pattern(i))?;
+        let (i, ()) = token(i, "=")?;
         let (i, body) = self.expr(i)?;
         Ok((
             i,
@@ -508,21 +327,7 @@ impl<'s> Parser<'s> {
         if !i.starts_with('(') {
             return Ok((i, Pattern::Name(name)));
         }
-        let (mut i, ()) = self.token(i, "(")?;
-        let mut args = Vec::new();
-        if !self.peek(i, ")") {
-            loop {
-                let (next, p) = self.pattern(i)?;
-                args.push(p);
-                if self.peek(next, ",") {
-                    i = self.token(next, ",")?.0;
-                } else {
-                    i = next;
-                    break;
-                }
-            }
-        }
-        let (i, ()) = self.token(i, ")")?;
+        let (i, args) = delimited_list(i, "(", ")", |i| self.pattern(i))?;
         Ok((i, Pattern::Constructor(name, args, self.span(start, i))))
     }
 
@@ -535,23 +340,7 @@ impl<'s> Parser<'s> {
         let (i, ()) = self.keyword(i, "graph")?;
         commit((|| {
             let (i, name) = self.ident(i)?;
-            let (mut i, ()) = self.token(i, "(")?;
-            let mut params = Vec::new();
-            if !self.peek(i, ")") {
-                loop {
-                    let (next, pname) = self.ident(i)?;
-                    let (next, ()) = self.token(next, ":")?;
-                    let (next, ty) = self.ty(next)?;
-                    params.push(Param { name: pname, ty });
-                    if self.peek(next, ",") {
-                        i = self.token(next, ",")?.0;
-                    } else {
-                        i = next;
-                        break;
-                    }
-                }
-            }
-            let (i, ()) = self.token(i, ")")?;
+            let (i, params) = delimited_list(i, "(", ")", |i| self.param(i))?;
             let (i, body) = self.block(i)?;
             Ok((
                 i,
@@ -566,10 +355,18 @@ impl<'s> Parser<'s> {
         })())
     }
 
+    /// `name : type` (a graph parameter).
+    fn param<'a>(&self, input: &'a str) -> PResult<'a, Param> {
+        let (i, name) = self.ident(input)?;
+        let (i, ()) = token(i, ":")?;
+        let (i, ty) = self.ty(i)?;
+        Ok((i, Param { name, ty }))
+    }
+
     // ---- statements --------------------------------------------------------
 
     fn block<'a>(&self, input: &'a str) -> PResult<'a, Block> {
-        let (mut i, ()) = self.token(input, "{")?;
+        let (mut i, ()) = token(input, "{")?;
         let mut statements = Vec::new();
         loop {
             let rest = skip_trivia(i);
@@ -605,15 +402,15 @@ impl<'s> Parser<'s> {
                 Some(after) => (after, true),
                 None => (rest, false),
             };
-            let (i, symbols) = if self.peek(rest, "(") {
-                let (mut i, ()) = self.token(rest, "(")?;
+            let (i, symbols) = if peek_token(rest, "(") {
+                let (mut i, ()) = token(rest, "(")?;
                 let mut symbols = Vec::new();
-                while !self.peek(i, ")") {
+                while !peek_token(i, ")") {
                     let (next, s) = commit(self.ident(i))?;
                     symbols.push(s);
                     i = next;
                 }
-                let (i, ()) = self.token(i, ")")?;
+                let (i, ()) = token(i, ")")?;
                 if symbols.is_empty() {
                     return failure(rest, "a tag needs at least one symbol");
                 }
@@ -670,7 +467,7 @@ impl<'s> Parser<'s> {
                         .and_then(|(i, kind)| stmt(kind, i)),
                 );
             }
-            "if" | "while" if self.peek(after_word, "(") => {
+            "if" | "while" if peek_token(after_word, "(") => {
                 return failure(
                     skip_trivia(after_word),
                     format!("the condition of \"{word}\" must not start with \"(\": write `{word} a == b {{ ... }}`"),
@@ -679,7 +476,7 @@ impl<'s> Parser<'s> {
             _ => {}
         }
         if after_word.starts_with('(')
-            || (self.peek(after_word, "(") && !matches!(word, "if" | "while"))
+            || (peek_token(after_word, "(") && !matches!(word, "if" | "while"))
         {
             let (i, callee) = self.ident(start)?;
             let (i, args) = commit(self.arguments(i))?;
@@ -701,12 +498,9 @@ impl<'s> Parser<'s> {
                     .all(|c| c.is_ascii_digit())
                 {
                     let (i, count) = self.integer(after_word)?;
-                    let count = u32::try_from(count).map_err(|_| {
-                        nom::Err::Failure(SyntaxError {
-                            input: skip_trivia(after_word),
-                            message: Cow::Borrowed("repeat count too large"),
-                        })
-                    })?;
+                    let Ok(count) = u32::try_from(count) else {
+                        return failure(skip_trivia(after_word), "repeat count too large");
+                    };
                     let (i, body) = self.block(i)?;
                     stmt(StmtKind::Repeat { count, body }, i)
                 } else {
@@ -733,10 +527,10 @@ impl<'s> Parser<'s> {
     fn assignment_target<'a>(&self, input: &'a str) -> PResult<'a, (Name, Vec<Expr>)> {
         let (mut i, target) = self.ident(input)?;
         let mut accessors = Vec::new();
-        while self.peek(i, "[") {
-            let (next, ()) = self.token(i, "[")?;
+        while peek_token(i, "[") {
+            let (next, ()) = token(i, "[")?;
             let (next, e) = self.expr(next)?;
-            let (next, ()) = self.token(next, "]")?;
+            let (next, ()) = token(next, "]")?;
             accessors.push(e);
             i = next;
         }
@@ -746,14 +540,14 @@ impl<'s> Parser<'s> {
     /// `type "(" "*" ")"` — the right side of an any-assignment.
     fn any_type<'a>(&self, input: &'a str) -> PResult<'a, TypeExpr> {
         let (i, ty) = self.ty(input)?;
-        let (i, ()) = self.token(i, "(")?;
-        let (i, ()) = self.token(i, "*")?;
-        let (i, ()) = self.token(i, ")")?;
+        let (i, ()) = token(i, "(")?;
+        let (i, ()) = token(i, "*")?;
+        let (i, ()) = token(i, ")")?;
         Ok((i, ty))
     }
 
     fn branch<'a>(&self, _start: &'a str, after_word: &'a str) -> PResult<'a, StmtKind> {
-        if !self.peek(after_word, "{") {
+        if !peek_token(after_word, "{") {
             let (i, variable) = self.ident(after_word)?;
             let (i, ()) = self.in_keyword(i)?;
             let (i, ty) = self.ty(i)?;
@@ -773,7 +567,7 @@ impl<'s> Parser<'s> {
 
     fn if_statement<'a>(&self, input: &'a str) -> PResult<'a, StmtKind> {
         let (i, ()) = self.keyword(input, "if")?;
-        if self.peek(i, "(") {
+        if peek_token(i, "(") {
             return failure(
                 skip_trivia(i),
                 "the condition of \"if\" must not start with \"(\": write `if a == b { ... }`",
@@ -821,22 +615,7 @@ impl<'s> Parser<'s> {
 
     /// `"(" [ expr { "," expr } ] ")"`
     fn arguments<'a>(&self, input: &'a str) -> PResult<'a, Vec<Expr>> {
-        let (mut i, ()) = self.token(input, "(")?;
-        let mut args = Vec::new();
-        if !self.peek(i, ")") {
-            loop {
-                let (next, e) = self.expr(i)?;
-                args.push(e);
-                if self.peek(next, ",") {
-                    i = self.token(next, ",")?.0;
-                } else {
-                    i = next;
-                    break;
-                }
-            }
-        }
-        let (i, ()) = self.token(i, ")")?;
-        Ok((i, args))
+        delimited_list(input, "(", ")", |i| self.expr(i))
     }
 
     // ---- expressions ---------------------------------------------------------
@@ -856,8 +635,8 @@ impl<'s> Parser<'s> {
     /// `||` and `&&` are right-associative.
     fn or_expr<'a>(&self, input: &'a str) -> PResult<'a, Expr> {
         let (i, lhs) = self.and_expr(input)?;
-        if self.peek(i, "||") {
-            let (i, ()) = self.token(i, "||")?;
+        if peek_token(i, "||") {
+            let (i, ()) = token(i, "||")?;
             let (i, rhs) = self.or_expr(i)?;
             return Ok((i, self.binary(BinaryOp::Or, lhs, rhs)));
         }
@@ -866,8 +645,8 @@ impl<'s> Parser<'s> {
 
     fn and_expr<'a>(&self, input: &'a str) -> PResult<'a, Expr> {
         let (i, lhs) = self.compare_expr(input)?;
-        if self.peek(i, "&&") {
-            let (i, ()) = self.token(i, "&&")?;
+        if peek_token(i, "&&") {
+            let (i, ()) = token(i, "&&")?;
             let (i, rhs) = self.and_expr(i)?;
             return Ok((i, self.binary(BinaryOp::And, lhs, rhs)));
         }
@@ -921,17 +700,17 @@ impl<'s> Parser<'s> {
     fn postfix_expr<'a>(&self, input: &'a str) -> PResult<'a, Expr> {
         let (mut i, mut e) = self.operand(input)?;
         loop {
-            if self.peek(i, "[") {
-                let (next, ()) = self.token(i, "[")?;
+            if peek_token(i, "[") {
+                let (next, ()) = token(i, "[")?;
                 let (next, key) = self.expr(next)?;
-                let (next, ()) = self.token(next, "]")?;
+                let (next, ()) = token(next, "]")?;
                 let span = Span::new(e.span.start, self.offset(next));
                 e = Expr {
                     kind: ExprKind::Access(Box::new(e), Box::new(key)),
                     span,
                 };
                 i = next;
-            } else if self.peek(i, "(") {
+            } else if peek_token(i, "(") {
                 let (next, args) = self.arguments(i)?;
                 let span = Span::new(e.span.start, self.offset(next));
                 e = Expr {
@@ -957,9 +736,9 @@ impl<'s> Parser<'s> {
             ))
         };
         if start.starts_with('(') {
-            let (i, ()) = self.token(start, "(")?;
+            let (i, ()) = token(start, "(")?;
             let (i, inner) = self.expr(i)?;
-            let (i, ()) = self.token(i, ")")?;
+            let (i, ()) = token(i, ")")?;
             return expr(ExprKind::Paren(Box::new(inner)), i);
         }
         if start.starts_with('{') {
@@ -987,9 +766,9 @@ impl<'s> Parser<'s> {
 
     /// `{ :default [; part ...] }` or `{ part [; part ...] }`.
     fn map_literal<'a>(&self, input: &'a str) -> PResult<'a, MapLiteral> {
-        let (i, ()) = self.token(input, "{")?;
-        let (mut i, default) = if self.peek(i, ":") {
-            let (i, ()) = self.token(i, ":")?;
+        let (i, ()) = token(input, "{")?;
+        let (mut i, default) = if peek_token(i, ":") {
+            let (i, ()) = token(i, ":")?;
             let (i, d) = self.expr(i)?;
             (i, Some(Box::new(d)))
         } else {
@@ -998,18 +777,17 @@ impl<'s> Parser<'s> {
         let mut parts = Vec::new();
         let mut need_separator = default.is_some();
         loop {
-            if self.peek(i, "}") {
+            if peek_token(i, "}") {
                 break;
             }
             if need_separator {
-                i = self
-                    .token(i, ";")
+                i = token(i, ";")
                     .or_else(|_| error(skip_trivia(i), "expected \";\" or \"}\" in a map literal"))?
                     .0;
             }
             let start = skip_trivia(i);
             let (next, key) = self.pattern(start)?;
-            let (next, ()) = self.token(next, "=")?;
+            let (next, ()) = token(next, "=")?;
             let (next, value) = self.expr(next)?;
             let (next, bindings) = if self.peek_word(next) == "where" {
                 let (next, ()) = self.keyword(next, "where")?;
@@ -1026,7 +804,7 @@ impl<'s> Parser<'s> {
             i = next;
             need_separator = true;
         }
-        let (i, ()) = self.token(i, "}")?;
+        let (i, ()) = token(i, "}")?;
         Ok((i, MapLiteral { default, parts }))
     }
 }
