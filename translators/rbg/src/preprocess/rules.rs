@@ -81,19 +81,7 @@ impl<'c, 't> RulesParser<'c, 't> {
     fn starts_item(&self) -> bool {
         match self.cursor.peek().map(|t| &t.kind) {
             Some(TokenKind::Ident(_) | TokenKind::Number(_)) => true,
-            Some(TokenKind::Punct(p)) => matches!(
-                p,
-                Punct::LParen
-                    | Punct::LBrace
-                    | Punct::LBracket
-                    | Punct::BracketDollar
-                    | Punct::BraceDollar
-                    | Punct::BraceQuery
-                    | Punct::BraceBang
-                    | Punct::Arrow
-                    | Punct::KeeperArrow
-                    | Punct::Dot
-            ),
+            Some(TokenKind::Punct(p)) => p.starts_rule_item(),
             _ => false,
         }
     }
