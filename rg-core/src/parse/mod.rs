@@ -44,18 +44,6 @@ fn after_semicolon(input: &str) -> &str {
         .map_or("", |semicolon| &input[semicolon + 1..])
 }
 
-/// Parses a single expression (used by tools and tests).
-pub fn parse_expr(source: &str) -> Result<Expr, Diagnostic> {
-    let parser = Parser { src: source };
-    let result = parser
-        .expr(source)
-        .and_then(|(rest, e)| parser.eof(rest).map(|(rest, ())| (rest, e)));
-    match result.finish() {
-        Ok((_, e)) => Ok(e),
-        Err(e) => Err(parser.diagnostic(&e)),
-    }
-}
-
 /// Parses a type expression (used by tools and tests).
 pub fn parse_type(source: &str) -> Result<Type, Diagnostic> {
     let parser = Parser { src: source };
