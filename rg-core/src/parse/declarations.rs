@@ -61,48 +61,40 @@ impl Parser<'_> {
     }
 
     fn constant<'a>(&self, input: &'a str) -> PResult<'a, Constant> {
-        let (i, _) = tag("const")(input)?;
-        commit((|| {
-            let (i, (name, ty, value)) = self.declared_value(i)?;
-            let (rest, ()) = token(i, ";")?;
-            let at = self.span(input, rest);
-            Ok((
-                rest,
-                Constant {
-                    name,
-                    ty,
-                    value,
-                    at,
-                },
-            ))
-        })())
+        self.declared_value(input, "const", |name, ty, value, at| Constant {
+            name,
+            ty,
+            value,
+            at,
+        })
     }
 
     fn variable<'a>(&self, input: &'a str) -> PResult<'a, Variable> {
-        let (i, _) = tag("var")(input)?;
-        commit((|| {
-            let (i, (name, ty, value)) = self.declared_value(i)?;
-            let (rest, ()) = token(i, ";")?;
-            let at = self.span(input, rest);
-            Ok((
-                rest,
-                Variable {
-                    name,
-                    ty,
-                    value,
-                    at,
-                },
-            ))
-        })())
+        self.declared_value(input, "var", |name, ty, value, at| Variable {
+            name,
+            ty,
+            value,
+            at,
+        })
     }
 
-    /// `name: T = value` (shared by constants and variables).
-    fn declared_value<'a>(&self, i: &'a str) -> PResult<'a, (Ident, Type, Value)> {
-        let (i, name) = self.name(i)?;
-        let (i, ()) = token(i, ":")?;
-        let (i, ty) = self.ty(i)?;
-        let (i, ()) = token(i, "=")?;
-        let (i, value) = self.value(i)?;
-        Ok((i, (name, ty, value)))
+    /// `keyword name: T = value;` (constants and variables).
+    fn declared_value<'a, T>(
+        &self,
+        input: &'a str,
+        keyword: &'static str,
+        build: impl FnOnce(Ident, Type, Value, At) -> T,
+    ) -> PResult<'a, T> {
+        let (i, _) = tag(keyword)(input)?;
+        commit((|| {
+            let (i, name) = self.name(i)?;
+            let (i, ()) = token(i, ":")?;
+            let (i, ty) = self.ty(i)?;
+            let (i, ()) = token(i, "=")?;
+            let (i, value) = self.value(i)?;
+            let (rest, ()) = token(i, ";")?;
+            let at = self.span(input, rest);
+            Ok((rest, build(name, ty, value, at)))
+        })())
     }
 }
