@@ -342,8 +342,3 @@ pub const KEYWORDS: [&str; 3] = ["const", "type", "var"];
 pub fn is_ident_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
-
-/// Whether `s` is a valid identifier (and not a keyword).
-pub fn is_valid_ident(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(is_ident_char) && !KEYWORDS.contains(&s)
-}

@@ -15,5 +15,6 @@ pub mod opt;
 pub mod parallel;
 pub mod parse;
 pub mod print;
+pub mod syntax;
 pub mod types;
 pub mod verify;

@@ -184,6 +184,24 @@ impl Punct {
     pub fn from_text(text: &str) -> Option<Punct> {
         Punct::ALL.iter().copied().find(|p| p.text() == text)
     }
+
+    /// Whether a rule item (an action or a parenthesized rule) can start
+    /// with this token, in low-level and high-level `#rules` alike.
+    pub fn starts_rule_item(self) -> bool {
+        matches!(
+            self,
+            Punct::LParen
+                | Punct::LBrace
+                | Punct::LBracket
+                | Punct::BracketDollar
+                | Punct::BraceDollar
+                | Punct::BraceQuery
+                | Punct::BraceBang
+                | Punct::Arrow
+                | Punct::KeeperArrow
+                | Punct::Dot
+        )
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

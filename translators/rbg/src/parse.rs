@@ -364,19 +364,7 @@ impl<'a> Parser<'a> {
     fn starts_item(&self) -> bool {
         match self.peek().map(|t| &t.kind) {
             Some(TokenKind::Ident(_)) => true,
-            Some(TokenKind::Punct(p)) => matches!(
-                p,
-                Punct::LParen
-                    | Punct::LBrace
-                    | Punct::LBracket
-                    | Punct::BracketDollar
-                    | Punct::BraceDollar
-                    | Punct::BraceQuery
-                    | Punct::BraceBang
-                    | Punct::Arrow
-                    | Punct::KeeperArrow
-                    | Punct::Dot
-            ),
+            Some(TokenKind::Punct(p)) => p.starts_rule_item(),
             _ => false,
         }
     }

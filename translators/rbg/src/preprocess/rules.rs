@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use rg_core::diag::Diagnostic;
+use rg_core::diag::{Diagnostic, Span};
 
 use super::cursor::{Cursor, PResult};
 use crate::ast::{ActionKind, ArithOp, CompareOp, Expr, ExprKind, Name, Rule, RuleKind};
@@ -81,19 +81,7 @@ impl<'c, 't> RulesParser<'c, 't> {
     fn starts_item(&self) -> bool {
         match self.cursor.peek().map(|t| &t.kind) {
             Some(TokenKind::Ident(_) | TokenKind::Number(_)) => true,
-            Some(TokenKind::Punct(p)) => matches!(
-                p,
-                Punct::LParen
-                    | Punct::LBrace
-                    | Punct::LBracket
-                    | Punct::BracketDollar
-                    | Punct::BraceDollar
-                    | Punct::BraceQuery
-                    | Punct::BraceBang
-                    | Punct::Arrow
-                    | Punct::KeeperArrow
-                    | Punct::Dot
-            ),
+            Some(TokenKind::Punct(p)) => p.starts_rule_item(),
             _ => false,
         }
     }
@@ -242,13 +230,9 @@ impl<'c, 't> RulesParser<'c, 't> {
             TokenKind::Punct(Punct::LBrace) => {
                 let mut pieces: Vec<Name> = Vec::new();
                 if !self.cursor.peek_punct(Punct::RBrace) {
-                    loop {
-                        let piece = self.cursor.ident("a piece name")?;
+                    for piece in self.comma_separated1(|p| p.cursor.ident("a piece name"))? {
                         if !pieces.iter().any(|p| p.name == piece.name) {
                             pieces.push(piece);
-                        }
-                        if self.cursor.eat_punct(Punct::Comma).is_none() {
-                            break;
                         }
                     }
                 }
@@ -262,26 +246,11 @@ impl<'c, 't> RulesParser<'c, 't> {
                 ))
             }
             TokenKind::Punct(Punct::LBracket) => {
-                if let Some(close) = self
-                    .cursor
-                    .peek()
-                    .filter(|t| t.kind.is_punct(Punct::RBracket))
-                {
-                    return Err(self
-                        .cursor
-                        .error_at(close, "empty off `[]`")
-                        .with_label("an off needs a piece"));
-                }
-                let mut offs = Vec::new();
-                loop {
-                    let piece = self.cursor.ident("a piece name")?;
-                    offs.push(piece);
-                    if self.cursor.eat_punct(Punct::Comma).is_none() {
-                        break;
-                    }
-                }
-                let close = self.cursor.expect_punct(Punct::RBracket)?;
-                let span = start.join(close.span);
+                let (offs, close) =
+                    self.bracketed_list("empty off `[]`", "an off needs a piece", |p| {
+                        p.cursor.ident("a piece name")
+                    })?;
+                let span = start.join(close);
                 // `[a, b]` is the choice `([a] + [b])` in written order.
                 let rule = Rule::sum(
                     offs.into_iter()
@@ -291,29 +260,18 @@ impl<'c, 't> RulesParser<'c, 't> {
                 Ok((Rule { span, ..rule }, false, "an off `[...]`"))
             }
             TokenKind::Punct(Punct::BracketDollar) => {
-                if let Some(close) = self
-                    .cursor
-                    .peek()
-                    .filter(|t| t.kind.is_punct(Punct::RBracket))
-                {
-                    return Err(self
-                        .cursor
-                        .error_at(close, "empty assignment `[$ ]`")
-                        .with_label("expected `variable = expression`"));
-                }
-                let mut assignments = Vec::new();
-                loop {
-                    let target = self.cursor.ident("a variable name")?;
-                    self.cursor.expect_punct(Punct::Equals)?;
-                    let value = self.arith()?;
-                    let span = target.span.join(value.span);
-                    assignments.push(Rule::action(ActionKind::Assign { target, value }, span));
-                    if self.cursor.eat_punct(Punct::Comma).is_none() {
-                        break;
-                    }
-                }
-                let close = self.cursor.expect_punct(Punct::RBracket)?;
-                let span = start.join(close.span);
+                let (mut assignments, close) = self.bracketed_list(
+                    "empty assignment `[$ ]`",
+                    "expected `variable = expression`",
+                    |p| {
+                        let target = p.cursor.ident("a variable name")?;
+                        p.cursor.expect_punct(Punct::Equals)?;
+                        let value = p.arith()?;
+                        let span = target.span.join(value.span);
+                        Ok(Rule::action(ActionKind::Assign { target, value }, span))
+                    },
+                )?;
+                let span = start.join(close);
                 if assignments.len() == 1 {
                     if let Some(mut only) = assignments.pop() {
                         only.span = span;
@@ -327,6 +285,38 @@ impl<'c, 't> RulesParser<'c, 't> {
                 .cursor
                 .error_at(token, format!("expected a move, found `{other}`"))),
         }
+    }
+
+    /// `item { "," item }`.
+    fn comma_separated1<T>(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> PResult<T>,
+    ) -> PResult<Vec<T>> {
+        let mut items = vec![item(self)?];
+        while self.cursor.eat_punct(Punct::Comma).is_some() {
+            items.push(item(self)?);
+        }
+        Ok(items)
+    }
+
+    /// `item { "," item } "]"` (after an opening `[` or `[$`), with the span
+    /// of the `]`; an empty list is the error `empty` at the `]`.
+    fn bracketed_list<T>(
+        &mut self,
+        empty: &str,
+        empty_label: &str,
+        item: impl FnMut(&mut Self) -> PResult<T>,
+    ) -> PResult<(Vec<T>, Span)> {
+        if let Some(close) = self
+            .cursor
+            .peek()
+            .filter(|t| t.kind.is_punct(Punct::RBracket))
+        {
+            return Err(self.cursor.error_at(close, empty).with_label(empty_label));
+        }
+        let items = self.comma_separated1(item)?;
+        let close = self.cursor.expect_punct(Punct::RBracket)?;
+        Ok((items, close.span))
     }
 
     fn compare_op(&mut self) -> PResult<CompareOp> {
