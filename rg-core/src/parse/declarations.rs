@@ -4,7 +4,7 @@
 use nom::bytes::complete::tag;
 
 use super::Parser;
-use crate::ast::*;
+use crate::ast::{At, Constant, Edge, Game, Ident, Pragma, Type, TypeDef, Value, Variable};
 use crate::syntax::{commit, split_word, token, PResult};
 
 /// A declaration of any kind, before it is grouped into the [`Game`].

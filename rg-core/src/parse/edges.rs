@@ -1,7 +1,7 @@
 //! Edges and their labels.
 
 use super::Parser;
-use crate::ast::*;
+use crate::ast::{Edge, Label};
 use crate::syntax::{commit, error, skip_trivia, token, PResult};
 
 impl Parser<'_> {

@@ -1,7 +1,7 @@
 //! Expressions: references, casts and accesses.
 
 use super::Parser;
-use crate::ast::*;
+use crate::ast::Expr;
 use crate::syntax::{error, failure, peek_token, skip_trivia, starts_with_trivia, token, PResult};
 
 impl Parser<'_> {

@@ -1,7 +1,7 @@
 //! RG words: identifiers (never a keyword) and decimal numbers.
 
 use super::Parser;
-use crate::ast::*;
+use crate::ast::{At, Ident, KEYWORDS};
 use crate::syntax::{error, skip_trivia, split_word, PResult};
 
 impl Parser<'_> {

@@ -18,7 +18,7 @@ mod values;
 
 use nom::Finish;
 
-use crate::ast::*;
+use crate::ast::{is_ident_char, At, Game, Type};
 use crate::diag::Diagnostic;
 use crate::syntax::{self, error, skip_trivia, PResult, SyntaxError};
 
@@ -120,6 +120,7 @@ fn is_token_start(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ast::{Expr, Label, PatternTag, PragmaKind, Value};
 
     fn first_error(text: &str) -> (String, usize) {
         let errors = parse_game(text).unwrap_err();

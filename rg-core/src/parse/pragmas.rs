@@ -2,7 +2,7 @@
 //! raw text.
 
 use super::Parser;
-use crate::ast::*;
+use crate::ast::{Ident, PatternTag, Pragma, PragmaKind, SimpleApply};
 use crate::syntax::{
     commit, delimited_list, failure, separated0_until, split_word, token, PResult,
 };

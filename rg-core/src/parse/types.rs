@@ -2,7 +2,7 @@
 //! of an any-assignment.
 
 use super::Parser;
-use crate::ast::*;
+use crate::ast::Type;
 use crate::syntax::{error, peek_token, separated1, skip_trivia, token, PResult};
 
 impl Parser<'_> {

@@ -1,7 +1,7 @@
 //! Values of constants and variables: symbols and (nested) maps.
 
 use super::Parser;
-use crate::ast::*;
+use crate::ast::{MapEntry, Value};
 use crate::syntax::{error, separated0_until, skip_trivia, token, PResult};
 
 impl Parser<'_> {

@@ -109,11 +109,11 @@ pub fn parse_tokens(tokens: &[Token], end: usize) -> Result<Game, Vec<Diagnostic
             Keyword::Players => parser
                 .section(|p| p.bounded_list(false, "#players"))
                 .map(|v| players = Some(v)),
-            Keyword::Pieces => parser.section(|p| p.piece_list()).map(|v| pieces = Some(v)),
+            Keyword::Pieces => parser.section(Parser::piece_list).map(|v| pieces = Some(v)),
             Keyword::Variables => parser
                 .section(|p| p.bounded_list(true, "#variables"))
                 .map(|v| variables = Some(v)),
-            Keyword::Board => parser.section(|p| p.board()).map(|v| board = Some(v)),
+            Keyword::Board => parser.section(Parser::board).map(|v| board = Some(v)),
             _ => parser.section(|p| p.rule(0)).map(|v| rules = Some(v)),
         };
         if let Err(e) = result {

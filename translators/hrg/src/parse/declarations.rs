@@ -6,7 +6,10 @@ use rg_core::syntax::{
 };
 
 use super::Parser;
-use crate::ast::*;
+use crate::ast::{
+    Binding, BindingValues, Case, Declaration, DomainDecl, Element, FunctionDecl, GraphDecl, Param,
+    VariableDecl,
+};
 
 impl Parser<'_> {
     pub(super) fn declaration<'a>(&self, input: &'a str) -> PResult<'a, Declaration> {

@@ -6,7 +6,7 @@ use rg_core::diag::Span;
 use rg_core::syntax::{delimited_list, error, peek_token, skip_trivia, token, PResult};
 
 use super::Parser;
-use crate::ast::*;
+use crate::ast::{BinaryOp, Expr, ExprKind, MapLiteral, MapPart, Pattern};
 
 impl Parser<'_> {
     pub(super) fn expr<'a>(&self, input: &'a str) -> PResult<'a, Expr> {

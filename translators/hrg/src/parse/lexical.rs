@@ -4,7 +4,7 @@
 use rg_core::syntax::{error, skip_trivia, split_word, starts_with_trivia, PResult};
 
 use super::Parser;
-use crate::ast::*;
+use crate::ast::Name;
 
 /// Words that cannot be names.
 const RESERVED: [&str; 3] = ["const", "type", "var"];

@@ -4,7 +4,7 @@
 use rg_core::syntax::{commit, error, failure, peek_token, skip_trivia, token, PResult};
 
 use super::Parser;
-use crate::ast::*;
+use crate::ast::{Block, Expr, Name, Stmt, StmtKind};
 
 impl Parser<'_> {
     pub(super) fn block<'a>(&self, input: &'a str) -> PResult<'a, Block> {

@@ -4,7 +4,7 @@
 use rg_core::syntax::{delimited_list, error, peek_token, skip_trivia, token, PResult};
 
 use super::Parser;
-use crate::ast::*;
+use crate::ast::TypeExpr;
 
 impl Parser<'_> {
     pub(super) fn ty<'a>(&self, input: &'a str) -> PResult<'a, TypeExpr> {
