@@ -118,11 +118,10 @@ impl Search<'_> {
                         let bindings = self.rt.control.env(env).subs.iter().map(|(name, s)| {
                             (name.clone(), Value::symbol(self.rt.symbols.name(*s)))
                         });
-                        let bindings = bindings.collect();
                         let value = self
                             .game
-                            .statics()
-                            .eval(expr, &bindings, 0)
+                            .statics
+                            .eval_bound(expr, bindings.collect())
                             .map_err(|d| ModelError::new(d.message))?;
                         let symbol = self.rt.symbols.intern(&value.serialize());
                         let g = self.game.global(symbol);
@@ -273,11 +272,10 @@ impl Search<'_> {
             })
             .collect();
         let name = &self.game.funcs[f as usize].name;
-        let decl = &self.game.functions[name];
         let result = self
             .game
-            .statics()
-            .apply(decl, &values, Span::default(), 1)
+            .statics
+            .apply(f as usize, &values, Span::default())
             .map_err(|d| ModelError::new(d.message))?;
         if result.is_map() {
             return Err(ModelError::new(format!(

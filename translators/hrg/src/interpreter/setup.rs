@@ -18,7 +18,7 @@ use crate::eval::Domains;
 use crate::value::Value;
 
 use super::ir::{self, Cond, Global, GraphId, Ir, RExpr, TagParts, Target};
-use super::statics::{Bindings, Statics};
+use super::statics::Statics;
 use super::values::{KeyTable, Symbols, Ty, Values};
 
 /// A constant function's signature.
@@ -43,9 +43,8 @@ pub(super) struct Var {
 
 /// Everything about a game that does not change while it is played.
 pub(super) struct Game {
-    pub domains: Domains,
-    pub functions: HashMap<String, FunctionDecl>,
-    pub domain_symbols: HashSet<String>,
+    /// The compiled constant functions (numbered like `funcs`).
+    pub statics: Statics,
     pub funcs: Vec<Func>,
     pub vars: Vec<Var>,
     /// How a symbol produced at run time (a substituted value, a
@@ -66,14 +65,6 @@ pub(super) struct Game {
 }
 
 impl Game {
-    pub fn statics(&self) -> Statics<'_> {
-        Statics {
-            domains: &self.domains,
-            functions: &self.functions,
-            domain_symbols: &self.domain_symbols,
-        }
-    }
-
     pub fn global(&self, symbol: u32) -> Global {
         self.sym_global
             .get(&symbol)
@@ -105,6 +96,7 @@ pub(super) fn build(program: &Program) -> Result<(Game, Symbols), Vec<Diagnostic
         graph_ids: HashMap::new(),
         building: Vec::new(),
         next_id: 0,
+        statics: Statics::new(&domains, &[]),
         domains,
     };
     b.symbols_and_functions().map_err(|e| vec![e])?;
@@ -139,6 +131,7 @@ struct Builder<'p> {
     graph_ids: HashMap<String, GraphId>,
     building: Vec<String>,
     next_id: u32,
+    statics: Statics,
 }
 
 /// What is in scope in a graph body.
@@ -157,14 +150,6 @@ impl Scope<'_> {
 }
 
 impl<'p> Builder<'p> {
-    fn statics(&self) -> Statics<'_> {
-        Statics {
-            domains: &self.domains,
-            functions: &self.functions,
-            domain_symbols: &self.domain_symbols,
-        }
-    }
-
     fn symbols_and_functions(&mut self) -> Result<(), Diagnostic> {
         for values in self.domains.values.values() {
             for v in values {
@@ -200,25 +185,25 @@ impl<'p> Builder<'p> {
                     f.ty.span(),
                 );
             }
-            let patterns = f.cases.first().map_or(0, |c| c.patterns.len());
-            if let Some(case) = f.cases.iter().find(|c| c.patterns.len() != patterns) {
-                return error(
-                    format!(
-                        "Every case of \"{}\" must have {patterns} patterns, like the first one.",
-                        f.name.text
-                    ),
-                    case.span,
+            // §2.5: every case has as many patterns as the first, and at
+            // least one but no more than the type has arrows.
+            let counts: Vec<usize> = f.cases.iter().map(|c| c.patterns.len()).collect();
+            let patterns = counts.first().copied().unwrap_or_default();
+            if let Some(odd) = counts.iter().position(|&n| n != patterns) {
+                let span = f.cases[odd].span;
+                let message = format!(
+                    "Every case of \"{}\" must have {patterns} patterns, like the first one.",
+                    f.name.text
                 );
+                return error(message, span);
             }
-            if patterns == 0 || patterns > keys.len() {
-                return error(
-                    format!(
-                        "Cases of \"{}\" must have between 1 and {} patterns.",
-                        f.name.text,
-                        keys.len()
-                    ),
-                    f.span,
+            if !(1..=keys.len()).contains(&patterns) {
+                let most = keys.len();
+                let message = format!(
+                    "Cases of \"{}\" must have between 1 and {most} patterns.",
+                    f.name.text
                 );
+                return error(message, f.span);
             }
             let mut tables = Vec::new();
             for key in &keys[..patterns] {
@@ -237,6 +222,8 @@ impl<'p> Builder<'p> {
             });
             self.functions.insert(f.name.text.clone(), f.clone());
         }
+        let declared: Vec<&FunctionDecl> = self.program.functions().collect();
+        self.statics = Statics::new(&self.domains, &declared);
         Ok(())
     }
 
@@ -349,14 +336,15 @@ impl<'p> Builder<'p> {
                 }
                 Ok(())
             }
-            (Ty::Map { .. }, rg::Value::Symbol(name, _)) => match self.functions.get(name).cloned()
-            {
-                Some(f) => self.densify_function(&f, &mut Vec::new(), ty, out, span),
-                None => error(
-                    format!("The symbol \"{name}\" where a map is expected."),
-                    span,
-                ),
-            },
+            (Ty::Map { .. }, rg::Value::Symbol(name, _)) => {
+                match self.func_index.get(name).copied() {
+                    Some(f) => self.densify_function(f, &mut Vec::new(), ty, out, span),
+                    None => error(
+                        format!("The symbol \"{name}\" where a map is expected."),
+                        span,
+                    ),
+                }
+            }
         }
     }
 
@@ -364,15 +352,14 @@ impl<'p> Builder<'p> {
     /// a function's name), applying it key by key.
     fn densify_function(
         &mut self,
-        f: &FunctionDecl,
+        f: u32,
         args: &mut Vec<Value>,
         ty: &Ty,
         out: &mut Vec<u32>,
         span: Span,
     ) -> Result<(), Diagnostic> {
-        let patterns = f.cases.first().map_or(0, |c| c.patterns.len());
-        if args.len() == patterns {
-            let result = self.statics().apply(f, args, span, 1)?.serialize();
+        if args.len() == self.funcs[f as usize].patterns {
+            let result = self.statics.apply(f as usize, args, span)?.serialize();
             return self.densify(&rg::Value::symbol(result), ty, out, span);
         }
         let Ty::Map { keys, value, .. } = ty else {
@@ -444,7 +431,7 @@ impl<'p> Builder<'p> {
             }
             let ty = self.resolve(&v.ty)?;
             let literal = match (&v.init, &v.ty) {
-                (Some(init), _) => self.statics().initializer(init)?,
+                (Some(init), _) => self.statics.initializer(init)?,
                 (None, TypeExpr::Set(_, span)) => {
                     return error(
                         "A variable of a set-literal type needs an initializer (set literals have no default value).",
@@ -851,7 +838,7 @@ impl<'p> Builder<'p> {
             ExprKind::Constructor(..) => {
                 if scope.subs.is_empty() {
                     // No substitution can change it: evaluate it now.
-                    let value = self.statics().eval(e, &Bindings::new(), 0)?.serialize();
+                    let value = self.statics.eval(e)?.serialize();
                     return Ok(RExpr::Global(self.global(&value)));
                 }
                 Ok(RExpr::Ctor {
@@ -982,9 +969,7 @@ impl<'p> Builder<'p> {
             .map(|(k, &s)| (s, self.symbols.name(s).parse::<i64>().unwrap_or(k as i64)))
             .collect();
         let game = Game {
-            domains: self.domains,
-            functions: self.functions,
-            domain_symbols: self.domain_symbols,
+            statics: self.statics,
             funcs: self.funcs,
             vars: self.vars,
             sym_global,
