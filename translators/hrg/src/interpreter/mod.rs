@@ -24,11 +24,12 @@
 //! compiled once into a decision list of match instructions over numbered
 //! slots, map literals enumerated by an odometer), constant functions
 //! applied on demand at run time (no tables), name resolution and checks
-//! ([`setup`]), control positions as continuations over the statement tree ([`control`]) instead of
-//! automaton nodes, and the walk search ([`search`]). It never uses the
-//! lowering module, its static evaluator and pattern matcher (of the
-//! static evaluation module only `Domains`) or the RG game builder;
-//! `tests/interpreter_independence.rs` enforces that.
+//! ([`setup`]), control positions as continuations over the statement
+//! tree ([`control`]) instead of automaton nodes, and the walk search
+//! ([`search`]). It never uses the lowering module, its static evaluator
+//! and pattern matcher (of the static evaluation module only `Domains`)
+//! or the RG game builder; `tests/interpreter_independence.rs` enforces
+//! that.
 //!
 //! # Semantics (rg.md §5 at the level of statements)
 //!
