@@ -669,3 +669,85 @@ impl Statics {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Domains, FunctionDecl, Statics, Value};
+    use crate::ast::{Expr, Program};
+    use crate::parse::parse_program;
+
+    const GAME: &str = "domain D = a | b | c\ndomain C = STOP | GO\n\
+        domain Pos = P(I, J) where I in { a, b }, J in 0..1\n\
+        same : D -> D -> D\nsame(X, X) = a\nsame(_, _) = b\n\
+        spin : D -> D\nspin(X) = spin(X)\n\
+        pick : D -> D\npick(a) = a\npick(X) = if X == b then b else Y\n\
+        down : Pos -> Pos\ndown(P(I, J)) = if P(I, J - 1) in Pos then P(I, (J - 1) % 2) else P(I, 9)\n\
+        v0 : Pos -> D = { P(I, J) = a where J in 0..1, I in { a, b } }\n\
+        v1 : Pos -> D = { :c; P(X, X) = a where X in 0..2 }\n\
+        v2 : Pos -> D = { :c; P(_, I) = a where I in 1..0 }\n\
+        v3 : C = STOP\n";
+
+    fn setup() -> (Program, Statics) {
+        let program = parse_program(GAME).unwrap();
+        let domains = Domains::evaluate(&program).unwrap();
+        let functions: Vec<&FunctionDecl> = program.functions().collect();
+        let statics = Statics::new(&domains, &functions);
+        (program, statics)
+    }
+
+    fn init(program: &Program, k: usize) -> &Expr {
+        program.variables().nth(k).unwrap().init.as_ref().unwrap()
+    }
+
+    fn call(s: &Statics, f: usize, args: &[&str]) -> Result<String, String> {
+        let args: Vec<Value> = args.iter().map(|a| Value::symbol(*a)).collect();
+        s.apply(f, &args, rg_core::diag::Span::default())
+            .map(|v| v.serialize())
+            .map_err(|d| d.message)
+    }
+
+    #[test]
+    fn functions_select_the_first_matching_case() {
+        let (_, s) = setup();
+        assert_eq!(call(&s, 0, &["a", "a"]).unwrap(), "a");
+        assert_eq!(call(&s, 0, &["a", "b"]).unwrap(), "b");
+        assert_eq!(
+            call(&s, 1, &["a"]).unwrap_err(),
+            "Function \"spin\" calls itself without end."
+        );
+        assert_eq!(call(&s, 2, &["b"]).unwrap(), "b");
+        assert_eq!(call(&s, 2, &["c"]).unwrap_err(), "Unknown variable \"Y\".");
+        assert_eq!(
+            call(&s, 2, &["a", "b"]).unwrap_err(),
+            "Function \"pick\" expected 1 arguments but got 2."
+        );
+        let p = |i: &str, j: &str| {
+            Value::Constructor("P".into(), vec![Value::symbol(i), Value::symbol(j)])
+        };
+        let down = |i, j| {
+            s.apply(3, &[p(i, j)], rg_core::diag::Span::default())
+                .unwrap()
+                .serialize()
+        };
+        assert_eq!(down("a", "1"), "P__a_0");
+        assert_eq!(down("b", "0"), "P__b_9");
+        assert_eq!(call(&s, 3, &["x"]).unwrap_err(), "No case for down(x)");
+    }
+
+    #[test]
+    fn map_literals_turn_the_last_binding_fastest() {
+        let (program, s) = setup();
+        let keys = |k: usize| match s.eval(init(&program, k)).unwrap() {
+            Value::Map(m) => m
+                .entries
+                .into_iter()
+                .map(|(key, _)| key)
+                .collect::<Vec<_>>(),
+            other => panic!("not a map: {other}"),
+        };
+        assert_eq!(keys(0), ["P__a_0", "P__b_0", "P__a_1", "P__b_1"]);
+        assert_eq!(keys(1), ["P__0_0", "P__1_1", "P__2_2"]);
+        assert!(keys(2).is_empty());
+        assert_eq!(s.eval(init(&program, 3)).unwrap().serialize(), "STOP");
+    }
+}
