@@ -175,15 +175,13 @@ impl<'p> Builder<'p> {
                     f.name.span,
                 );
             }
-            let (keys, _) = f.ty.arrows();
+            let keys = f.ty.arrows().0;
             if keys.is_empty() {
-                return error(
-                    format!(
-                        "Function \"{}\" must have an arrow type (there are no 0-ary constants).",
-                        f.name.text
-                    ),
-                    f.ty.span(),
+                let message = format!(
+                    "Function \"{}\" must have an arrow type (there are no 0-ary constants).",
+                    f.name.text
                 );
+                return error(message, f.ty.span());
             }
             // §2.5: every case has as many patterns as the first, and at
             // least one but no more than the type has arrows.
