@@ -235,6 +235,29 @@ fn play_log_shows_one_game() {
     );
 }
 
+/// A check whose sub-automaton checks itself recurses without end: the
+/// engine stops at its nesting bound with a message, on the main thread and
+/// on perft's worker threads alike, instead of overflowing a stack.
+#[test]
+fn self_recursive_checks_stop_with_a_message_not_a_stack_overflow() {
+    let dir = TempDir::new("recursive-check");
+    let file = dir.write(
+        "selfcheck.rg",
+        "type Player = { a };\ntype Score = { 0, 100 };\nbegin, s: player = a;\ns, t: ? x -> y;\n\
+         t, u: $ m;\nu, end: player = keeper;\nx, y: ? x -> y;\n",
+    );
+    for threads in ["1", "2"] {
+        let out = rgw(&["perft", &file, "1", "--threads", threads]);
+        assert_eq!(out.code, 1, "{threads} threads: {}", out.stderr);
+        assert!(
+            out.stderr
+                .contains("reachability checks nested more than 1000 deep"),
+            "{}",
+            out.stderr
+        );
+    }
+}
+
 #[test]
 fn runtime_errors_exit_1_with_a_message() {
     let dir = TempDir::new("runtime");

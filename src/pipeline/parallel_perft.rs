@@ -93,13 +93,17 @@ pub fn perft_series_parallel<M: ForwardModel>(
                 results: results_tx.clone(),
             };
             let failure = results_tx.clone();
-            scope.spawn(move || {
+            let spawned = crate::worker_thread().spawn_scoped(scope, move || {
                 if let Err(error) = with_model(source, args, worker) {
                     let message = format!("a perft thread failed: {error}");
                     let _ = failure.send(Err(ModelError::new(message).into()));
                 }
             });
-            helpers.push(jobs_tx);
+            // A thread the system refuses (no memory for its stack) is one
+            // helper fewer; the others share its subtrees.
+            if spawned.is_ok() {
+                helpers.push(jobs_tx);
+            }
         }
         drop(results_tx);
         let mut series = Vec::new();

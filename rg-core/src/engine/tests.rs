@@ -265,3 +265,19 @@ fn the_first_keeper_walk_avoids_searching_every_order() {
         3024
     );
 }
+
+#[test]
+fn checks_nested_without_end_stop_at_the_bound() {
+    // `? x -> y` inside the sub-automaton of `? x -> y`: each evaluation
+    // needs itself. On a test thread's default stack, the bound must come
+    // before the stack runs out.
+    let source = "type Player = { a };\ntype Score = { 0 };\nbegin, s: player = a;\n\
+                  s, t: ? x -> y;\nt, u: $ m;\nu, end: player = keeper;\nx, y: ? x -> y;\n";
+    let e = engine(source, false);
+    let initial = e.initial().unwrap();
+    let error = perft(&e, &initial, 1, &mut Budget::unlimited()).unwrap_err();
+    assert!(
+        error.to_string().contains("nested more than 1000 deep"),
+        "{error}"
+    );
+}

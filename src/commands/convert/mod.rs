@@ -113,17 +113,27 @@ fn convert_all(files: &[PathBuf], options: &ConvertOptions) -> Vec<GameReport> {
     let jobs = options.jobs.max(1).min(files.len().max(1));
     let mut results = Vec::with_capacity(files.len());
     std::thread::scope(|scope| {
+        let work = |sender: mpsc::Sender<GameReport>| loop {
+            let next = queue.lock().expect("queue lock").pop();
+            let Some(path) = next else { break };
+            let report = convert_one(path, options);
+            if sender.send(report).is_err() {
+                break;
+            }
+        };
+        let mut started = 0;
         for _ in 0..jobs {
             let sender = sender.clone();
-            let queue = &queue;
-            scope.spawn(move || loop {
-                let next = queue.lock().expect("queue lock").pop();
-                let Some(path) = next else { break };
-                let report = convert_one(path, options);
-                if sender.send(report).is_err() {
-                    break;
-                }
-            });
+            if crate::worker_thread()
+                .spawn_scoped(scope, move || work(sender))
+                .is_ok()
+            {
+                started += 1;
+            }
+        }
+        if started == 0 {
+            // No thread could be started: convert on this one.
+            work(sender.clone());
         }
         drop(sender);
         let (mut ok, mut failed, mut mismatch) = (0, 0, 0);

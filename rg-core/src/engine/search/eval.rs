@@ -25,12 +25,17 @@ pub(super) enum Fault {
 }
 
 /// Messages of [`Fault::Message`].
-const FAULT_MESSAGES: [&str; 4] = [
+const FAULT_MESSAGES: [&str; 5] = [
     "the source map has no entry for a key of the target",
     "a map compared with a symbol",
     "reachability search does not terminate",
     "a map and a symbol are not assignable",
+    "reachability checks nested more than 1000 deep (does a check's sub-automaton \
+     check itself?); the engine stops here instead of overflowing its stack",
 ];
+
+/// [`Fault::Message`] of too deeply nested reachability checks.
+pub(super) const TOO_DEEP: Fault = Fault::Message(4);
 
 fn map_fault(message: &str) -> Fault {
     let index = FAULT_MESSAGES

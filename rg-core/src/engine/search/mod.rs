@@ -22,6 +22,9 @@ use eval::{Fault, INVALID};
 /// Search steps (edges tried) allowed in one move generation before it is
 /// declared non-terminating.
 pub const DEFAULT_STEP_LIMIT: u64 = 200_000_000;
+/// Deepest nesting of reachability checks during one search (the message
+/// of [`eval::TOO_DEEP`] names it).
+const MAX_CHECK_NESTING: usize = 1000;
 /// Longest tag sequence allowed in one move.
 pub const MAX_MOVE_TAGS: usize = 100_000;
 
@@ -581,6 +584,12 @@ impl Searcher {
     fn reachable(&mut self, p: &Program, from: u32, to: u32, depth: usize) -> Result<bool, Fault> {
         if from == to {
             return Ok(true);
+        }
+        // Checks nest through the call stack (a check whose sub-automaton
+        // checks itself recurses forever): bounded, so that the search
+        // reports it instead of overflowing the stack.
+        if depth > MAX_CHECK_NESTING {
+            return Err(eval::TOO_DEEP);
         }
         let key = (from, to, self.state_hash());
         if let Some(&known) = self.reach_cache.get(&key) {
