@@ -25,8 +25,9 @@ const TEAM_DEPTH: u32 = 4;
 /// §3.5): both models run them with lenient reads.
 const LENIENT: [&str; 1] = ["dotsAndBoxes.hrg"];
 
-/// Compares native, engine and expected perft at depths `0..=max`.
-fn check(path: &Path, expected: &[(u32, u64)]) {
+/// The game's two models: the native interpreter and the RG engine on its
+/// translation (both lenient for the games in [`LENIENT`]).
+fn models(path: &Path) -> (Interpreter, Engine) {
     let name = path.file_name().unwrap().to_string_lossy().to_string();
     let lenient = LENIENT.contains(&name.as_str());
     let text = std::fs::read_to_string(path).unwrap();
@@ -49,6 +50,13 @@ fn check(path: &Path, expected: &[(u32, u64)]) {
         },
     )
     .unwrap();
+    (native, engine)
+}
+
+/// Compares native, engine and expected perft at depths `0..=max`.
+fn check(path: &Path, expected: &[(u32, u64)]) {
+    let name = path.file_name().unwrap().to_string_lossy().to_string();
+    let (native, engine) = models(path);
     let max = expected.iter().map(|&(d, _)| d).max().unwrap_or(0);
     let verdict = verify(
         &native,
@@ -132,26 +140,7 @@ fn deep_verification_sweep() {
     println!("|---|--:|--:|--:|--:|---|");
     let mut failures = Vec::new();
     for (name, path, table) in games {
-        let file = path.file_name().unwrap().to_string_lossy().to_string();
-        let lenient = LENIENT.contains(&file.as_str());
-        let text = std::fs::read_to_string(&path).unwrap();
-        let native = Interpreter::with_options(
-            &text,
-            InterpreterOptions {
-                lenient,
-                ..InterpreterOptions::default()
-            },
-        )
-        .unwrap();
-        let game = hrg::translate(&text).unwrap().game;
-        let engine = Engine::new(
-            &game,
-            EngineOptions {
-                lenient,
-                ..EngineOptions::default()
-            },
-        )
-        .unwrap();
+        let (native, engine) = models(&path);
         let key = name.strip_prefix("team ").unwrap_or(&name);
         let expected = expected_perft(&table, key, f64::INFINITY);
         let native_series = timed_perft(&native, 64, limit);
