@@ -276,12 +276,21 @@ fn runtime_errors_exit_1_with_a_message() {
 
 #[test]
 fn optimize_keeps_perft_and_shrinks_the_game() {
-    let plain = rgw(&["perft", &team("hrg/connect4.hrg"), "4", "--json"]);
+    let plain = rgw(&[
+        "perft",
+        &team("hrg/connect4.hrg"),
+        "4",
+        "--json",
+        "--via",
+        "rg",
+    ]);
     let optimized = rgw(&[
         "perft",
         &team("hrg/connect4.hrg"),
         "4",
         "--json",
+        "--via",
+        "rg",
         "--optimize",
     ]);
     assert_eq!(plain.code, 0, "{}", plain.stderr);
@@ -295,6 +304,114 @@ fn optimize_keeps_perft_and_shrinks_the_game() {
         assert!(v[field].is_u64(), "{field} missing in {v}");
     }
     assert!(v["nodes"].as_u64() < v["before"]["nodes"].as_u64());
+}
+
+/// docs/cli.md: an option that does not apply to the chosen model or
+/// command is a usage error (exit 2) naming the combination, never
+/// silently ignored.
+#[test]
+fn options_that_do_not_apply_are_usage_errors() {
+    let rbg = team("rbg/ticTacToe.rbg");
+    let kif = team("kif/ticTacToe.kif");
+    let hrg = team("hrg/ticTacToe.hrg");
+    let rg = team("rg/ticTacToe.rg");
+    // (arguments, exit code, what stderr must say)
+    let cases: &[(&[&str], i32, &str)] = &[
+        (
+            &["perft", &rbg, "1", "--optimize"],
+            2,
+            "--optimize does not apply to the RBG interpreter",
+        ),
+        (
+            &["perft", &rbg, "1", "--passes", "bogus"],
+            2,
+            "--passes does not apply to the RBG interpreter",
+        ),
+        (
+            &["perft", &rbg, "1", "--lenient"],
+            2,
+            "--lenient does not apply to the RBG interpreter",
+        ),
+        (
+            &["perft", &kif, "1", "--expose-keeper"],
+            2,
+            "--expose-keeper does not apply to the GDL reasoner",
+        ),
+        (
+            &["moves", &kif, "--via", "propnet", "--first-keeper-walk"],
+            2,
+            "does not apply to the GDL propnet",
+        ),
+        (
+            &["play", &hrg, "--optimize"],
+            2,
+            "--optimize does not apply to the HRG interpreter",
+        ),
+        (
+            &["verify", &rbg, "--depth", "1", "--via", "rg"],
+            2,
+            "does not apply to verify",
+        ),
+        (
+            &[
+                "convert",
+                "corpus",
+                "-o",
+                "/nonexistent/out",
+                "--via",
+                "propnet",
+            ],
+            2,
+            "does not apply to convert",
+        ),
+        (
+            &["perft", &rg, "1", "--via", "propnet"],
+            2,
+            "not available for .rg files",
+        ),
+        // Combinations that apply.
+        (
+            &[
+                "perft",
+                &rbg,
+                "1",
+                "--via",
+                "rg",
+                "--optimize",
+                "--first-keeper-walk",
+            ],
+            0,
+            "",
+        ),
+        (&["perft", &hrg, "1", "--lenient"], 0, ""),
+        (
+            &[
+                "perft",
+                &kif,
+                "1",
+                "--via",
+                "rg",
+                "--lenient",
+                "--expose-keeper",
+            ],
+            0,
+            "",
+        ),
+        (&["perft", &rg, "1", "--passes", "prune-unreachable"], 0, ""),
+        (&["perft", &rg, "1", "--passes", "help"], 0, ""),
+    ];
+    for (args, code, message) in cases {
+        let out = rgw(args);
+        assert_eq!(out.code, *code, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains(message), "{args:?}: {}", out.stderr);
+    }
+    let list = rgw(&["translate", &rg, "--passes", "help"]);
+    assert_eq!(list.code, 0);
+    assert!(
+        list.stdout.contains("compact-skip-edges"),
+        "{}",
+        list.stdout
+    );
 }
 
 #[test]

@@ -21,6 +21,9 @@ use crate::cli::{Cli, Command};
 use crate::source::CliError;
 
 pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
+    if asks_for_pass_list(&cli.command) {
+        return passes::run();
+    }
     match cli.command {
         Command::Check { file } => check::run(&file),
         Command::Fmt { file, check } => fmt::run(&file, check),
@@ -53,6 +56,12 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             bless,
             model,
         } => {
+            if let Some(via) = &model.via {
+                return Err(CliError::Usage(format!(
+                    "--via {via} does not apply to convert, which always compares the native \
+                     model with the RG translation"
+                )));
+            }
             let jobs = jobs.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
             });
@@ -93,4 +102,21 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             model,
         } => play::run(&file, playouts, seed, json, log, &model),
     }
+}
+
+/// `--passes help` (any command that optimizes): the help text promises
+/// that it lists the passes.
+fn asks_for_pass_list(command: &Command) -> bool {
+    let optimize = match command {
+        Command::Translate { optimize, .. }
+        | Command::Stats { optimize, .. }
+        | Command::Dot { optimize, .. } => optimize,
+        Command::Convert { model, .. }
+        | Command::Moves { model, .. }
+        | Command::Perft { model, .. }
+        | Command::Verify { model, .. }
+        | Command::Play { model, .. } => &model.optimize,
+        _ => return false,
+    };
+    optimize.passes.as_deref().map(str::trim) == Some("help")
 }

@@ -106,8 +106,9 @@ fn joint_series(
     depth: u32,
     mut budget: Budget,
 ) -> Result<PerftSeries, CliError> {
-    use crate::pipeline::models::{gdl_reasoner, propnet_model, via, Via};
+    use crate::pipeline::models::{check_model_options, gdl_reasoner, propnet_model, via, Via};
     use crate::source::Language;
+    check_model_options(source, args)?;
     if source.language != Language::Gdl {
         return Err(CliError::Usage(
             "--joint applies to GDL (.kif, .gdl) files only".into(),

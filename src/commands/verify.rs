@@ -21,6 +21,11 @@ pub fn run(
     time_limit: Option<Duration>,
     args: &ModelArgs,
 ) -> Result<ExitCode, CliError> {
+    if let Some(via) = &args.via {
+        return Err(CliError::Usage(format!(
+            "--via {via} does not apply to verify, which runs every model of the file side by side"
+        )));
+    }
     let source = Source::read(path)?;
     let budget = || time_limit.map_or_else(Budget::unlimited, Budget::with_time_limit);
     let verdicts = comparisons(&source, depth, args, &budget)?;

@@ -48,6 +48,47 @@ pub fn via(source: &Source, args: &ModelArgs) -> Result<Via, CliError> {
     Ok(via)
 }
 
+/// Whether the chosen model is the RG engine (an `.rg` file, or `--via rg`).
+fn runs_on_engine(source: &Source, args: &ModelArgs) -> Result<bool, CliError> {
+    Ok(source.language == Language::Rg || via(source, args)? == Via::Rg)
+}
+
+/// Refuses options that do not apply to the model chosen for the file
+/// (docs/cli.md: such an option is a usage error, not silently ignored).
+pub fn check_model_options(source: &Source, args: &ModelArgs) -> Result<(), CliError> {
+    let engine = runs_on_engine(source, args)?;
+    let model = match (source.language, via(source, args)?) {
+        (Language::Rbg, Via::Native) => "the RBG interpreter",
+        (Language::Gdl, Via::Native) => "the GDL reasoner",
+        (Language::Gdl, Via::Propnet) => "the GDL propnet",
+        (Language::Hrg, Via::Native) => "the HRG interpreter",
+        _ => "the RG engine",
+    };
+    let engine_only = [
+        ("--optimize", args.optimize.optimize),
+        ("--passes", args.optimize.passes.is_some()),
+        ("--expose-keeper", args.expose_keeper),
+        ("--first-keeper-walk", args.first_keeper_walk),
+    ];
+    for (option, given) in engine_only {
+        if given && !engine {
+            return Err(not_for(option, model, source));
+        }
+    }
+    if args.lenient && !(engine || source.language == Language::Hrg) {
+        return Err(not_for("--lenient", model, source));
+    }
+    Ok(())
+}
+
+fn not_for(option: &str, model: &str, source: &Source) -> CliError {
+    CliError::Usage(format!(
+        "{option} does not apply to {model}, which runs {} here; it applies to the RG engine \
+         (add --via rg to run the RG translation)",
+        source.name()
+    ))
+}
+
 /// Builds the model selected by the file's language and `--via`, then runs
 /// `task` on it.
 pub fn with_model<T: ModelTask>(
@@ -55,6 +96,7 @@ pub fn with_model<T: ModelTask>(
     args: &ModelArgs,
     task: T,
 ) -> Result<T::Output, CliError> {
+    check_model_options(source, args)?;
     match (source.language, via(source, args)?) {
         (Language::Rg, _) => task.run(&rg_engine(source, args)?, "RG engine"),
         (_, Via::Rg) => task.run(&rg_engine(source, args)?, "RG engine (translated)"),
