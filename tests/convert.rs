@@ -237,3 +237,61 @@ fn the_bundled_corpus_converts_and_verifies() {
     assert_eq!(ttt["verified_depth"], 3);
     assert_eq!(ttt["perft"], serde_json::json!([1, 9, 72, 504]));
 }
+
+/// Guard rails: the output directory may not be inside the library (nor be
+/// it), and a library without games is an error, not an empty success.
+#[test]
+fn output_inside_the_library_and_empty_libraries_are_refused() {
+    let dir = TempDir::new("convert-guards");
+    let lib = library(&dir);
+    for out in [
+        lib.clone(),
+        format!("{lib}/out"),
+        format!("{lib}/games/../x"),
+    ] {
+        let run = rgw(&["convert", &lib, "-o", &out]);
+        assert_eq!(run.code, 2, "{out}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("is inside the library"),
+            "{}",
+            run.stderr
+        );
+    }
+    assert!(!std::path::Path::new(&format!("{lib}/report.md")).exists());
+    let empty = dir.path.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    dir.write("empty/notes.txt", "no games here\n");
+    let out = dir.path.join("empty-out").display().to_string();
+    let run = rgw(&["convert", &empty.display().to_string(), "-o", &out]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("no games found"), "{}", run.stderr);
+}
+
+/// Two games with the same name in different languages are both written,
+/// each keeping its source extension, and the report says so.
+#[test]
+fn games_with_the_same_name_keep_their_source_extension() {
+    let dir = TempDir::new("convert-collide");
+    dir.write("lib/ticTacToe.hrg", &team_file("hrg/ticTacToe.hrg"));
+    dir.write("lib/ticTacToe.kif", &team_file("kif/ticTacToe.kif"));
+    dir.write("lib/connect4.rbg", &team_file("rbg/connect4.rbg"));
+    let lib = dir.path.join("lib").display().to_string();
+    let out = dir.path.join("out").display().to_string();
+    let run = rgw(&["convert", &lib, "-o", &out]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let r = report(&out);
+    assert_eq!(game(&r, "ticTacToe.hrg")["output"], "ticTacToe.hrg.rg");
+    assert_eq!(game(&r, "ticTacToe.kif")["output"], "ticTacToe.kif.rg");
+    assert_eq!(game(&r, "connect4.rbg")["output"], "connect4.rg");
+    assert!(game(&r, "ticTacToe.kif")["note"]
+        .as_str()
+        .unwrap()
+        .contains("would be shared"));
+    for file in ["ticTacToe.hrg.rg", "ticTacToe.kif.rg", "connect4.rg"] {
+        assert!(
+            std::path::Path::new(&format!("{out}/{file}")).is_file(),
+            "{file}"
+        );
+    }
+    assert!(!std::path::Path::new(&format!("{out}/ticTacToe.rg")).exists());
+}

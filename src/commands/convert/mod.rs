@@ -9,6 +9,7 @@ mod outcome;
 mod report;
 mod snapshot;
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc;
@@ -59,7 +60,15 @@ pub fn run(options: &ConvertOptions) -> Result<ExitCode, CliError> {
             )));
         }
     }
+    refuse_output_inside_library(options)?;
     let files = crate::source::game_files(&options.dir, Some(&options.out), false);
+    if files.is_empty() {
+        return Err(CliError::Failed(format!(
+            "error: no games found below {} (rgw convert looks for .rbg, .kif, .gdl and .hrg files)",
+            options.dir.display()
+        )));
+    }
+    let colliding = colliding_outputs(&files, options);
     std::fs::create_dir_all(&options.out).map_err(|e| {
         CliError::Failed(format!(
             "error: cannot create {}: {e}",
@@ -67,7 +76,7 @@ pub fn run(options: &ConvertOptions) -> Result<ExitCode, CliError> {
         ))
     })?;
     let started = Instant::now();
-    let mut games = convert_all(&files, options);
+    let mut games = convert_all(&files, options, &colliding);
     games.sort_by(|a, b| a.file.cmp(&b.file));
     let comparison = match &options.against {
         Some(previous) => Some(snapshot::compare(previous, &options.out, &mut games)?),
@@ -101,7 +110,11 @@ pub fn run(options: &ConvertOptions) -> Result<ExitCode, CliError> {
 }
 
 /// Converts every file on `jobs` threads, with a progress bar.
-fn convert_all(files: &[PathBuf], options: &ConvertOptions) -> Vec<GameReport> {
+fn convert_all(
+    files: &[PathBuf],
+    options: &ConvertOptions,
+    colliding: &HashSet<PathBuf>,
+) -> Vec<GameReport> {
     let bar = ProgressBar::new(files.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
@@ -116,7 +129,7 @@ fn convert_all(files: &[PathBuf], options: &ConvertOptions) -> Vec<GameReport> {
         let work = |sender: mpsc::Sender<GameReport>| loop {
             let next = queue.lock().expect("queue lock").pop();
             let Some(path) = next else { break };
-            let report = convert_one(path, options);
+            let report = convert_one(path, options, colliding);
             if sender.send(report).is_err() {
                 break;
             }
@@ -156,7 +169,7 @@ fn convert_all(files: &[PathBuf], options: &ConvertOptions) -> Vec<GameReport> {
 }
 
 /// Translates, writes and (optionally) verifies one file.
-fn convert_one(path: &Path, options: &ConvertOptions) -> GameReport {
+fn convert_one(path: &Path, options: &ConvertOptions, colliding: &HashSet<PathBuf>) -> GameReport {
     let relative = path
         .strip_prefix(&options.dir)
         .unwrap_or(path)
@@ -197,7 +210,18 @@ fn convert_one(path: &Path, options: &ConvertOptions) -> GameReport {
     };
     report.nodes = count_nodes(&translated.game);
     report.edges = translated.game.edges.len();
-    let output = output_path(&relative);
+    let mut output = output_path(&relative);
+    if colliding.contains(&output) {
+        // Another game has the same name in another language: both keep
+        // their source extension (`ticTacToe.kif.rg`, `ticTacToe.hrg.rg`).
+        let renamed = PathBuf::from(format!("{}.rg", relative.display()));
+        report.note = Some(format!(
+            "written as {} ({} would be shared with another game)",
+            renamed.display(),
+            output.display()
+        ));
+        output = renamed;
+    }
     let text = rg_core::print::print_game(&translated.game);
     let target = options.out.join(&output);
     if let Some(parent) = target.parent() {
@@ -284,6 +308,47 @@ fn record_verdict(mut report: GameReport, verdict: Verdict) -> GameReport {
 /// `rbg/chess.rbg` → `rbg/chess.rg`.
 fn output_path(relative: &Path) -> PathBuf {
     relative.with_extension("rg")
+}
+
+/// The output paths that more than one game would be written to.
+fn colliding_outputs(files: &[PathBuf], options: &ConvertOptions) -> HashSet<PathBuf> {
+    let mut seen = HashSet::new();
+    let mut colliding = HashSet::new();
+    for path in files {
+        let relative = path.strip_prefix(&options.dir).unwrap_or(path);
+        let output = output_path(relative);
+        if !seen.insert(output.clone()) {
+            colliding.insert(output);
+        }
+    }
+    colliding
+}
+
+/// `-o` inside the library (or the library itself) would mix the reports
+/// and `.rg` files with the games, and a later run would find them there.
+fn refuse_output_inside_library(options: &ConvertOptions) -> Result<(), CliError> {
+    let library = absolute(&options.dir);
+    let out = absolute(&options.out);
+    if out.starts_with(&library) {
+        return Err(CliError::Usage(format!(
+            "the output directory {} is inside the library {}; choose one outside it",
+            options.out.display(),
+            options.dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The path with symbolic links and `..` resolved as far as it exists
+/// (the output directory may not exist yet).
+fn absolute(path: &Path) -> PathBuf {
+    if let Ok(resolved) = path.canonicalize() {
+        return resolved;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) if !parent.as_os_str().is_empty() => absolute(parent).join(name),
+        _ => std::env::current_dir().map_or_else(|_| path.to_path_buf(), |cwd| cwd.join(path)),
+    }
 }
 
 fn count_nodes(game: &rg_core::ast::Game) -> usize {
