@@ -91,6 +91,16 @@ fn moves_lists_the_first_players_moves() {
         lines,
         ["a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"]
     );
+    assert!(
+        out.stderr.contains("player x to move, 9 moves"),
+        "{}",
+        out.stderr
+    );
+    // The keeper's empty move is an empty line, and stderr says why.
+    let keeper = rgw(&["moves", &team("rg/ticTacToe.rg"), "--expose-keeper"]);
+    assert_eq!(keeper.stdout, "\n");
+    assert!(keeper.stderr.contains("the keeper"), "{}", keeper.stderr);
+    assert!(keeper.stderr.contains("empty move"), "{}", keeper.stderr);
 }
 
 #[test]
