@@ -31,10 +31,25 @@ pub fn parse_prefix(source: &str) -> Result<Parsed, Vec<Diagnostic>> {
             }
             Ok(None) => break,
             Err(error) => {
+                let message = error.to_string();
+                // lexpr reports an unclosed list at the end of the file;
+                // the useful place is the parenthesis that is never closed.
+                if message.starts_with("EOF while parsing a list") {
+                    if let Some(open) = first_unclosed_parenthesis(source) {
+                        reader.errors.push(
+                            Diagnostic::error(
+                                "syntax error: this parenthesis is never closed",
+                                Span::new(open, open + 1),
+                            )
+                            .with_label("opened here")
+                            .with_note("the file ends before its matching `)`"),
+                        );
+                        break;
+                    }
+                }
                 let offset = error.location().map_or(source.len(), |l| {
                     reader.offset(l.line(), l.column().saturating_sub(1))
                 });
-                let message = error.to_string();
                 let message = message.split(" at line").next().unwrap_or(&message);
                 reader.errors.push(
                     Diagnostic::error(
@@ -57,6 +72,26 @@ pub fn parse_prefix(source: &str) -> Result<Parsed, Vec<Diagnostic>> {
         all.extend(reader.warnings);
         Err(all)
     }
+}
+
+/// Byte offset of the outermost `(` that is never closed (`;` comments
+/// skipped), if any.
+fn first_unclosed_parenthesis(source: &str) -> Option<usize> {
+    let mut open: Vec<usize> = Vec::new();
+    let mut in_comment = false;
+    for (offset, c) in source.char_indices() {
+        match c {
+            '\n' | '\r' => in_comment = false,
+            _ if in_comment => {}
+            ';' => in_comment = true,
+            '(' => open.push(offset),
+            ')' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open.first().copied()
 }
 
 fn is_word_char(c: char) -> bool {
@@ -458,6 +493,14 @@ fn wrong_arity(name: &str, expected: usize, got: usize, span: Span) -> Diagnosti
 mod tests {
     use super::*;
     use crate::parse::parse;
+
+    #[test]
+    fn the_unclosed_parenthesis_is_the_outermost_open_one() {
+        assert_eq!(first_unclosed_parenthesis("(a) (b (c)"), Some(4));
+        // Parentheses in comments do not count.
+        assert_eq!(first_unclosed_parenthesis("; (\n(a)\n(b ; )\n"), Some(8));
+        assert_eq!(first_unclosed_parenthesis("(a (b))"), None);
+    }
 
     fn parse_ok(text: &str) -> Description {
         match parse(text) {
