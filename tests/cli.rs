@@ -195,6 +195,34 @@ fn perft_time_limit_stops_and_says_so() {
     assert_eq!(out.code, 2);
 }
 
+/// verify cut short by --time-limit says how deep it got and with which
+/// limit, and exits 1 like perft: it did not verify what was asked.
+#[test]
+fn verify_time_limit_stops_names_the_limit_and_exits_1() {
+    let out = rgw(&[
+        "verify",
+        &team("rbg/breakthrough.rbg"),
+        "--depth",
+        "12",
+        "--time-limit",
+        "0.3",
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("stopped early: time limit of 300.0ms reached"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stderr.contains("not verified to depth 12"),
+        "{}",
+        out.stderr
+    );
+    let full = rgw(&["verify", &team("rbg/ticTacToe.rbg"), "--depth", "3"]);
+    assert_eq!(full.code, 0, "{}", full.stderr);
+}
+
 #[test]
 fn play_reports_speed_length_and_goals() {
     let out = rgw(&[

@@ -82,6 +82,8 @@ pub trait ForwardModel {
 #[derive(Clone, Debug, Default)]
 pub struct Budget {
     deadline: Option<Instant>,
+    /// The time allowed when the budget was made (for the message).
+    limit: Duration,
     max_nodes: Option<u64>,
     nodes: u64,
 }
@@ -105,6 +107,7 @@ impl Budget {
     pub fn with_time_limit(limit: Duration) -> Self {
         Budget {
             deadline: Some(Instant::now() + limit),
+            limit,
             ..Budget::default()
         }
     }
@@ -112,6 +115,9 @@ impl Budget {
     pub fn with_deadline(deadline: Option<Instant>) -> Self {
         Budget {
             deadline,
+            limit: deadline.map_or(Duration::ZERO, |d| {
+                d.saturating_duration_since(Instant::now())
+            }),
             ..Budget::default()
         }
     }
@@ -145,9 +151,7 @@ impl Budget {
 
     pub fn check_time(&self) -> Result<(), LimitError> {
         match self.deadline {
-            Some(deadline) if Instant::now() >= deadline => Err(LimitError::Time(
-                deadline.saturating_duration_since(Instant::now()),
-            )),
+            Some(deadline) if Instant::now() >= deadline => Err(LimitError::Time(self.limit)),
             _ => Ok(()),
         }
     }
