@@ -295,3 +295,63 @@ fn games_with_the_same_name_keep_their_source_extension() {
     }
     assert!(!std::path::Path::new(&format!("{out}/ticTacToe.rg")).exists());
 }
+
+/// The snapshot gate compares outcomes, not only the RG text: a game that
+/// is no longer verified, or verified less deep, is a change (exit 1), and
+/// the console names every changed game with what changed.
+#[test]
+fn against_sees_outcome_regressions_with_the_same_translation() {
+    let dir = TempDir::new("convert-outcome");
+    dir.write("lib/ticTacToe.hrg", &team_file("hrg/ticTacToe.hrg"));
+    let lib = dir.path.join("lib").display().to_string();
+    let first = dir.path.join("first").display().to_string();
+    assert_eq!(
+        rgw(&["convert", &lib, "-o", &first, "--verify-depth", "2"]).code,
+        0
+    );
+    // Verification not asked this time: verified -> translated.
+    let second = dir.path.join("second").display().to_string();
+    let run = rgw(&["convert", &lib, "-o", &second, "--against", &first]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("changed ticTacToe.hrg: status verified → translated"),
+        "{}",
+        run.stdout
+    );
+    let r = report(&second);
+    assert_eq!(r["comparison"]["changed"], 1);
+    assert!(game(&r, "ticTacToe.hrg")["change"]["diff"].is_null());
+    // Verified less deep.
+    let third = dir.path.join("third").display().to_string();
+    let run = rgw(&[
+        "convert",
+        &lib,
+        "-o",
+        &third,
+        "--verify-depth",
+        "1",
+        "--against",
+        &first,
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("verified depth 2 → 1"),
+        "{}",
+        run.stdout
+    );
+    // The same outcome again: unchanged, exit 0.
+    let fourth = dir.path.join("fourth").display().to_string();
+    let run = rgw(&[
+        "convert",
+        &lib,
+        "-o",
+        &fourth,
+        "--verify-depth",
+        "2",
+        "--against",
+        &first,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert_eq!(report(&fourth)["comparison"]["unchanged"], 1);
+}

@@ -96,4 +96,8 @@ pub struct Change {
     /// Perft at the verified depth before and after, as (depth, count).
     pub perft_before: Option<(u32, u64)>,
     pub perft_after: Option<(u32, u64)>,
+    /// How the outcome changed (status, verified depth, perft, error),
+    /// even when the RG text did not.
+    #[serde(default)]
+    pub outcome: Vec<String>,
 }

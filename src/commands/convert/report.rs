@@ -196,7 +196,7 @@ pub fn terminal_table(
         );
     }
     if let Some(c) = comparison {
-        out.push_str(&c.terminal());
+        out.push_str(&c.terminal(games));
     }
     out.trim_end().to_string()
 }

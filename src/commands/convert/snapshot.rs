@@ -53,14 +53,19 @@ impl Comparison {
                     let perft = |p: Option<(u32, u64)>| {
                         p.map_or("-".to_string(), |(d, c)| format!("{c} (d{d})"))
                     };
+                    let _ = writeln!(out, "### changed: `{}`\n", g.file);
+                    for what in &change.outcome {
+                        let _ = writeln!(out, "- {what}");
+                    }
                     let _ = writeln!(
                         out,
-                        "### changed: `{}`\n\nperft before {}, after {}\n\n```diff\n{}```\n",
-                        g.file,
+                        "\nperft before {}, after {}\n",
                         perft(change.perft_before),
                         perft(change.perft_after),
-                        change.diff.as_deref().unwrap_or("")
                     );
+                    if let Some(diff) = &change.diff {
+                        let _ = writeln!(out, "```diff\n{diff}```\n");
+                    }
                 }
             }
         }
@@ -70,15 +75,37 @@ impl Comparison {
         out
     }
 
-    pub fn terminal(&self) -> String {
-        format!(
+    /// The summary line, then every changed, new and removed game by path.
+    pub fn terminal(&self, games: &[GameReport]) -> String {
+        let mut out = format!(
             "\nagainst {}: {} unchanged, {} changed, {} new, {} removed\n",
             self.previous,
             self.unchanged,
             self.changed,
             self.new,
             self.removed.len()
-        )
+        );
+        for g in games {
+            let Some(change) = &g.change else { continue };
+            match change.kind {
+                ChangeKind::Changed => {
+                    let what = if change.outcome.is_empty() {
+                        "translation".to_string()
+                    } else {
+                        change.outcome.join("; ")
+                    };
+                    let _ = writeln!(out, "changed {}: {what}", g.file);
+                }
+                ChangeKind::New => {
+                    let _ = writeln!(out, "new {}", g.file);
+                }
+                ChangeKind::Unchanged | ChangeKind::Removed => {}
+            }
+        }
+        for file in &self.removed {
+            let _ = writeln!(out, "removed {file}");
+        }
+        out
     }
 }
 
@@ -127,13 +154,15 @@ pub fn compare(
             .output
             .as_ref()
             .and_then(|o| std::fs::read_to_string(out.join(o)).ok());
+        let outcome = before.map(|b| outcome_changes(b, g)).unwrap_or_default();
         let kind = match (&before, &old_text, &new_text) {
             (None, _, _) => ChangeKind::New,
+            _ if !outcome.is_empty() => ChangeKind::Changed,
             (Some(_), Some(a), Some(b)) if a == b => ChangeKind::Unchanged,
-            (Some(b), None, None) if b.status == g.status => ChangeKind::Unchanged,
+            (Some(_), None, None) => ChangeKind::Unchanged,
             _ => ChangeKind::Changed,
         };
-        let diff = (kind == ChangeKind::Changed).then(|| {
+        let diff = (kind == ChangeKind::Changed && old_text != new_text).then(|| {
             let a = old_text.as_deref().unwrap_or("");
             let b = new_text.as_deref().unwrap_or("");
             short_diff(a, b, &g.file)
@@ -149,6 +178,7 @@ pub fn compare(
             diff,
             perft_before: before.and_then(perft_at),
             perft_after: perft_at(g),
+            outcome,
         });
     }
     let current: std::collections::HashSet<&str> = games.iter().map(|g| g.file.as_str()).collect();
@@ -160,6 +190,47 @@ pub fn compare(
     removed.sort();
     comparison.removed = removed;
     Ok(comparison)
+}
+
+/// How a game's outcome changed since the snapshot: its status, how deep it
+/// was verified (less deep, or no longer verified, also when verification
+/// was not asked this time), its perft at the depths both runs counted, and
+/// its error.
+fn outcome_changes(before: &GameReport, now: &GameReport) -> Vec<String> {
+    let mut changes = Vec::new();
+    if before.status != now.status {
+        changes.push(format!(
+            "status {} → {}",
+            before.status.name(),
+            now.status.name()
+        ));
+    }
+    let depth = |d: Option<u32>| d.map_or("none".to_string(), |d| d.to_string());
+    if now.verified_depth < before.verified_depth {
+        changes.push(format!(
+            "verified depth {} → {}",
+            depth(before.verified_depth),
+            depth(now.verified_depth)
+        ));
+    }
+    if let Some((d, (a, b))) = before
+        .perft
+        .iter()
+        .zip(&now.perft)
+        .enumerate()
+        .find(|(_, (a, b))| a != b)
+    {
+        changes.push(format!("perft at depth {d} {a} → {b}"));
+    }
+    if before.error != now.error {
+        let error = |e: &Option<String>| e.clone().unwrap_or_else(|| "none".to_string());
+        changes.push(format!(
+            "error {} → {}",
+            error(&before.error),
+            error(&now.error)
+        ));
+    }
+    changes
 }
 
 /// A unified diff of two translations, cut to [`MAX_DIFF_LINES`].
