@@ -765,3 +765,67 @@ fn output_into_a_closed_pipe_stops_without_a_panic() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_ne!(out.status.code(), Some(101), "{stderr}");
 }
+
+#[test]
+fn errors_far_along_one_line_are_reported_not_a_panic() {
+    let dir = TempDir::new("long-line");
+    let pad = " ".repeat(70_000);
+    for (name, text) in [
+        ("wide.rg", format!("{pad}→ type A = {{a}};\n")),
+        ("wide.hrg", format!("{pad}% domain D = a\n")),
+        ("wide.kif", format!("{pad}\"role\" (role x)\n")),
+        ("wide.rbg", format!("{pad}? #players = x(100)\n")),
+        (
+            "string.kif",
+            format!("(role \"{}\")\n", "s".repeat(1_000_000)),
+        ),
+    ] {
+        let file = dir.write(name, &text);
+        let out = rgw(&["check", &file]);
+        assert_eq!(out.code, 1, "{name}: {}", out.stderr);
+        assert!(
+            out.stderr.contains(&format!("{name}:1:")),
+            "{name}: {}",
+            out.stderr
+        );
+        if name.starts_with("wide") {
+            assert!(out.stderr.contains(":1:70001"), "{name}: {}", out.stderr);
+        }
+        assert!(out.stderr.len() < 2000, "{name}: {}", out.stderr);
+    }
+}
+
+#[test]
+fn deep_nesting_is_refused_with_the_limit_not_a_stack_overflow() {
+    let dir = TempDir::new("deep");
+    let n = 100_000;
+    for (name, text) in [
+        (
+            "maps.rg",
+            format!("var m: A = {}a{};\n", "{:".repeat(n), "}".repeat(n)),
+        ),
+        ("arrows.rg", format!("type T = {}A;\n", "A -> ".repeat(n))),
+        (
+            "parens.hrg",
+            format!("v : A = {}a{}\n", "(".repeat(n), ")".repeat(n)),
+        ),
+        (
+            "branches.hrg",
+            format!(
+                "graph rules() {{ {}$ a{} }}\n",
+                "branch { ".repeat(n),
+                " }".repeat(n)
+            ),
+        ),
+    ] {
+        let file = dir.write(name, &text);
+        let out = rgw(&["check", &file]);
+        assert_eq!(out.code, 1, "{name}: {}", out.stderr);
+        assert!(
+            out.stderr.contains(&format!("{name}:1:"))
+                && out.stderr.contains("nesting deeper than 256 levels"),
+            "{name}: {}",
+            out.stderr
+        );
+    }
+}

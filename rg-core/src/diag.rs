@@ -110,8 +110,16 @@ impl Diagnostic {
 
     /// The full report: message, `file:line:column`, the source excerpt with
     /// the span underlined, and the notes. No colours.
+    ///
+    /// Around a very long line (say a whole file on one line), the excerpt
+    /// is clipped to a few dozen characters either side of the span.
     pub fn render(&self, file_name: &str, source: &str) -> String {
         use miette::{GraphicalReportHandler, GraphicalTheme};
+        if let Some(span) = self.span {
+            if excerpt_has_long_line(source, span) {
+                return self.render_clipped(file_name, source, span);
+            }
+        }
         // Whole-file problems have no excerpt: name the file in the message.
         let located;
         let diagnostic = match self.span {
@@ -139,6 +147,111 @@ impl Diagnostic {
     }
 }
 
+/// Lines longer than this many bytes are not shown whole: miette pads the
+/// underline to the span's column, which panics past column 65,535 (a
+/// formatting width is 16 bits) and is unreadable long before.
+const LONG_LINE: usize = 1000;
+
+/// How many characters of a long line are shown either side of the span,
+/// and of the span itself.
+const CLIPPED_CONTEXT: usize = 40;
+
+/// Whether any line miette would show around `span` (its lines and one of
+/// context either side) is longer than [`LONG_LINE`].
+fn excerpt_has_long_line(source: &str, span: Span) -> bool {
+    let start = span.start.min(source.len());
+    let end = span.end.clamp(start, source.len());
+    let first = source.as_bytes()[..start]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .and_then(|i| source.as_bytes()[..i].iter().rposition(|&b| b == b'\n'))
+        .map_or(0, |i| i + 1);
+    let last = source.as_bytes()[end..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map(|i| end + i + 1)
+        .and_then(|i| {
+            source.as_bytes()[i..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map(|j| i + j)
+        })
+        .unwrap_or(source.len());
+    source.as_bytes()[first..last]
+        .split(|&b| b == b'\n')
+        .any(|line| line.len() > LONG_LINE)
+}
+
+/// The largest char boundary of `source` at or before `offset`.
+fn floor_boundary(source: &str, offset: usize) -> usize {
+    let mut offset = offset.min(source.len());
+    while !source.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// Text for a one-line excerpt: tabs and other control characters become
+/// spaces so that the underline stays aligned.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+impl Diagnostic {
+    /// The report for a span on a very long line: the one-line form, then
+    /// a clipped excerpt of the span's line with the span underlined, then
+    /// the notes.
+    fn render_clipped(&self, file_name: &str, source: &str, span: Span) -> String {
+        let start = floor_boundary(source, span.start);
+        let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = source[start..]
+            .find('\n')
+            .map_or(source.len(), |i| start + i);
+        let end = floor_boundary(source, span.end.clamp(start, line_end));
+        let before: Vec<char> = source[line_start..start].chars().collect();
+        let shown_before = before.len().min(CLIPPED_CONTEXT);
+        let marked: Vec<char> = source[start..end].chars().collect();
+        let after: Vec<char> = source[end..line_end].chars().collect();
+        let mut excerpt = String::new();
+        if shown_before < before.len() {
+            excerpt.push('…');
+        }
+        excerpt.extend(&before[before.len() - shown_before..]);
+        let underline_at = excerpt.chars().count();
+        let underline = if marked.len() > CLIPPED_CONTEXT {
+            excerpt.extend(&marked[..CLIPPED_CONTEXT]);
+            excerpt.push('…');
+            CLIPPED_CONTEXT + 1
+        } else {
+            excerpt.extend(&marked);
+            excerpt.extend(after.iter().take(CLIPPED_CONTEXT));
+            if after.len() > CLIPPED_CONTEXT {
+                excerpt.push('…');
+            }
+            marked.len().max(1)
+        };
+        let mut out = self.one_line(file_name, source);
+        out.push_str("\n   │ ");
+        out.push_str(printable(&excerpt).trim_end());
+        out.push_str("\n   │ ");
+        out.push_str(&" ".repeat(underline_at));
+        out.push_str(&"^".repeat(underline));
+        if let Some(label) = &self.label {
+            out.push(' ');
+            out.push_str(label);
+        }
+        out.push('\n');
+        for note in &self.notes {
+            out.push_str("  help: ");
+            out.push_str(note);
+            out.push('\n');
+        }
+        out
+    }
+}
+
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.severity, self.message)
@@ -149,10 +262,7 @@ impl std::error::Error for Diagnostic {}
 
 /// 1-based line and column (in characters) of a byte offset.
 pub fn line_column(source: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(source.len());
-    while !source.is_char_boundary(offset) {
-        offset -= 1;
-    }
+    let offset = floor_boundary(source, offset);
     let before = &source[..offset];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
@@ -258,5 +368,44 @@ mod tests {
             d.one_line("game.rg", text),
             "game.rg:2:1: error: Multiple typedefs named A."
         );
+    }
+
+    #[test]
+    fn render_clips_very_long_lines_around_the_span() {
+        // An error at column 70,001 of a single line: miette would panic
+        // ("Formatting argument out of range").
+        let text = format!(
+            "{}→ bad {}\nnext line\n",
+            "x".repeat(70_000),
+            "y".repeat(70_000)
+        );
+        let start = 70_000;
+        let d = Diagnostic::error("unexpected character: \"→\"", Span::new(start, start + 3))
+            .with_label("expected a type")
+            .with_note("write ->");
+        let out = d.render("game.rg", &text);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines[0], "game.rg:1:70001: error: unexpected character: \"→\"",
+            "{out}"
+        );
+        let excerpt = format!("   │ …{}→ bad {}…", "x".repeat(40), "y".repeat(35));
+        assert_eq!(lines[1], excerpt);
+        assert_eq!(
+            lines[2],
+            format!("   │ {}^ expected a type", " ".repeat(41))
+        );
+        assert_eq!(lines[3], "  help: write ->");
+        assert!(out.len() < 400, "{out}");
+        // A long span is clipped too, and so is a span at the end.
+        let long = Diagnostic::error("string too long", Span::new(10, text.len()));
+        assert!(long.render("a.kif", &text).len() < 400);
+        let at_end = Diagnostic::error("unexpected end", Span::new(text.len(), text.len()));
+        assert!(at_end.render("a.kif", &text).contains("a.kif:3:1"));
+        // A long line next to the span's is not shown whole either.
+        let near = Diagnostic::error("bad", Span::new(text.len() - 5, text.len() - 4));
+        let out = near.render("a.rg", &text);
+        assert!(out.starts_with("a.rg:2:6: error: bad"), "{out}");
+        assert!(out.len() < 400, "{out}");
     }
 }

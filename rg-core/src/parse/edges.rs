@@ -2,7 +2,7 @@
 
 use super::Parser;
 use crate::ast::{Edge, Label};
-use crate::syntax::{commit, error, skip_trivia, token, PResult};
+use crate::syntax::{commit, error, is_nesting_limit, skip_trivia, token, PResult};
 
 impl Parser<'_> {
     /// `edge = node "," node ":" label ";"`
@@ -67,8 +67,10 @@ impl Parser<'_> {
                 "expected \"==\", \"!=\" or \"=\" after the left side",
             );
         };
-        if let Ok((i, ty)) = self.any_assignment_type(rest) {
-            return Ok((i, Label::AssignAny { lhs, ty }));
+        match self.any_assignment_type(rest) {
+            Ok((i, ty)) => return Ok((i, Label::AssignAny { lhs, ty })),
+            Err(e) if is_nesting_limit(&e) => return Err(e),
+            Err(_) => {}
         }
         let (i, rhs) = self.expr(rest)?;
         Ok((i, Label::Assign { lhs, rhs }))

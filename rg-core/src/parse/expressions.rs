@@ -8,6 +8,7 @@ impl Parser<'_> {
     /// `expression = ident [ "(" expression ")" ] { "[" expression "]" }`
     pub(super) fn expr<'a>(&self, input: &'a str) -> PResult<'a, Expr> {
         let input = skip_trivia(input);
+        let _level = self.nesting.enter(input)?;
         let (mut i, (name, at)) = self
             .ident(input)
             .or_else(|_| error(input, "expected an expression"))?;
@@ -20,7 +21,12 @@ impl Parser<'_> {
         } else {
             Expr::Ref(name, at)
         };
+        // Each access after the first nests the one before it a level deeper.
+        let mut levels = Vec::new();
         while i.starts_with('[') {
+            if matches!(e, Expr::Access(..)) {
+                levels.push(self.nesting.enter(i)?);
+            }
             let (next, key) = self.expr(&i[1..])?;
             let (next, ()) = token(next, "]")?;
             i = next;

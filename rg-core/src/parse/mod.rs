@@ -20,11 +20,11 @@ use nom::Finish;
 
 use crate::ast::{is_ident_char, At, Game, Type};
 use crate::diag::Diagnostic;
-use crate::syntax::{self, error, skip_trivia, PResult, SyntaxError};
+use crate::syntax::{self, error, skip_trivia, Nesting, PResult, SyntaxError};
 
 /// Parses a whole RG description.
 pub fn parse_game(source: &str) -> Result<Game, Vec<Diagnostic>> {
-    let parser = Parser { src: source };
+    let parser = Parser::new(source);
     match syntax::parse_sequence(source, |input| parser.declaration(input), after_semicolon) {
         Ok(declarations) => {
             let mut game = Game::default();
@@ -46,7 +46,7 @@ fn after_semicolon(input: &str) -> &str {
 
 /// Parses a type expression (used by tools and tests).
 pub fn parse_type(source: &str) -> Result<Type, Diagnostic> {
-    let parser = Parser { src: source };
+    let parser = Parser::new(source);
     let result = parser
         .ty(source)
         .and_then(|(rest, t)| parser.eof(rest).map(|(rest, ())| (rest, t)));
@@ -56,12 +56,21 @@ pub fn parse_type(source: &str) -> Result<Type, Diagnostic> {
     }
 }
 
-/// The source being parsed; positions are suffixes of it.
+/// The source being parsed (positions are suffixes of it) and how deeply
+/// the current construct is nested.
 struct Parser<'s> {
     src: &'s str,
+    nesting: Nesting,
 }
 
 impl<'s> Parser<'s> {
+    fn new(src: &'s str) -> Self {
+        Parser {
+            src,
+            nesting: Nesting::default(),
+        }
+    }
+
     /// The span from `start` (a suffix of the source) to `rest`.
     fn span(&self, start: &str, rest: &str) -> At {
         At::from(syntax::span(self.src, start, rest))

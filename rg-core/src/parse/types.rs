@@ -9,6 +9,7 @@ impl Parser<'_> {
     /// `type = ( set_type | ident ) [ "->" type ]`
     pub(super) fn ty<'a>(&self, input: &'a str) -> PResult<'a, Type> {
         let input = skip_trivia(input);
+        let _level = self.nesting.enter(input)?;
         let (i, base) = if input.starts_with('{') {
             self.set_type(input)?
         } else {

@@ -14,6 +14,7 @@ impl Parser<'_> {
                 Err(_) => error(input, "expected a value (a symbol or a map)"),
             };
         }
+        let _level = self.nesting.enter(input)?;
         let (i, ()) = token(input, "{")?;
         let (i, entries) = separated0_until(i, ",", "}", |i| self.map_entry(i))?;
         let (rest, ()) =

@@ -8,6 +8,7 @@
 mod error;
 mod lexical;
 mod lists;
+mod nesting;
 mod recovery;
 
 pub use error::{commit, error, failure, PResult, SyntaxError};
@@ -15,4 +16,5 @@ pub use lexical::{
     offset, peek_token, skip_trivia, span, split_word, starts_with_trivia, token, WHITESPACE,
 };
 pub use lists::{delimited_list, separated0_until, separated1};
+pub use nesting::{is_nesting_limit, Level, Nesting, MAX_NESTING, NESTING_MESSAGE};
 pub use recovery::parse_sequence;

@@ -10,6 +10,7 @@ use crate::ast::{BinaryOp, Expr, ExprKind, MapLiteral, MapPart, Pattern};
 
 impl Parser<'_> {
     pub(super) fn expr<'a>(&self, input: &'a str) -> PResult<'a, Expr> {
+        let _level = self.nesting.enter(skip_trivia(input))?;
         self.or_expr(input)
     }
 
@@ -26,6 +27,7 @@ impl Parser<'_> {
         let (i, lhs) = self.and_expr(input)?;
         if peek_token(i, "||") {
             let (i, ()) = token(i, "||")?;
+            let _level = self.nesting.enter(skip_trivia(i))?;
             let (i, rhs) = self.or_expr(i)?;
             return Ok((i, self.binary(BinaryOp::Or, lhs, rhs)));
         }
@@ -36,6 +38,7 @@ impl Parser<'_> {
         let (i, lhs) = self.compare_expr(input)?;
         if peek_token(i, "&&") {
             let (i, ()) = token(i, "&&")?;
+            let _level = self.nesting.enter(skip_trivia(i))?;
             let (i, rhs) = self.and_expr(i)?;
             return Ok((i, self.binary(BinaryOp::And, lhs, rhs)));
         }
@@ -44,6 +47,10 @@ impl Parser<'_> {
 
     fn compare_expr<'a>(&self, input: &'a str) -> PResult<'a, Expr> {
         let (mut i, mut lhs) = self.additive_expr(input)?;
+        // Each operator after the first nests the operation before it a
+        // level deeper.
+        let mut levels = Vec::new();
+        let mut operators = 0;
         loop {
             let rest = skip_trivia(i);
             let op = [
@@ -59,6 +66,10 @@ impl Parser<'_> {
             let Some((text, op)) = op else {
                 return Ok((i, lhs));
             };
+            if operators > 0 {
+                levels.push(self.nesting.enter(rest)?);
+            }
+            operators += 1;
             let (next, rhs) = self.additive_expr(&rest[text.len()..])?;
             lhs = self.binary(op, lhs, rhs);
             i = next;
@@ -67,6 +78,8 @@ impl Parser<'_> {
 
     fn additive_expr<'a>(&self, input: &'a str) -> PResult<'a, Expr> {
         let (mut i, mut lhs) = self.postfix_expr(input)?;
+        let mut levels = Vec::new();
+        let mut operators = 0;
         loop {
             let rest = skip_trivia(i);
             let (op, after) = if let Some(after) = rest.strip_prefix('+') {
@@ -80,6 +93,10 @@ impl Parser<'_> {
             } else {
                 return Ok((i, lhs));
             };
+            if operators > 0 {
+                levels.push(self.nesting.enter(rest)?);
+            }
+            operators += 1;
             let (next, rhs) = self.postfix_expr(after)?;
             lhs = self.binary(op, lhs, rhs);
             i = next;
@@ -88,7 +105,13 @@ impl Parser<'_> {
 
     fn postfix_expr<'a>(&self, input: &'a str) -> PResult<'a, Expr> {
         let (mut i, mut e) = self.operand(input)?;
+        let mut levels = Vec::new();
+        let mut postfixes = 0;
         loop {
+            if postfixes > 0 && (peek_token(i, "[") || peek_token(i, "(")) {
+                levels.push(self.nesting.enter(skip_trivia(i))?);
+            }
+            postfixes += 1;
             if peek_token(i, "[") {
                 let (next, ()) = token(i, "[")?;
                 let (next, key) = self.expr(next)?;
@@ -204,6 +227,7 @@ impl Parser<'_> {
 
     pub(super) fn pattern<'a>(&self, input: &'a str) -> PResult<'a, Pattern> {
         let start = skip_trivia(input);
+        let _level = self.nesting.enter(start)?;
         let (i, name) = self
             .ident(start)
             .or_else(|_| error(start, "expected a pattern"))?;

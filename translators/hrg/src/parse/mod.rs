@@ -15,13 +15,16 @@ mod statements;
 mod types;
 
 use rg_core::diag::{Diagnostic, Span};
-use rg_core::syntax;
+use rg_core::syntax::{self, Nesting};
 
 use crate::ast::Program;
 
 /// Parses a whole program.
 pub fn parse_program(source: &str) -> Result<Program, Vec<Diagnostic>> {
-    let parser = Parser { src: source };
+    let parser = Parser {
+        src: source,
+        nesting: Nesting::default(),
+    };
     match syntax::parse_sequence(source, |input| parser.declaration(input), resume_point) {
         Ok(declarations) => Ok(Program { declarations }),
         Err(errors) => Err(errors.iter().map(|e| e.to_diagnostic(source)).collect()),
@@ -44,9 +47,11 @@ fn resume_point(mut input: &str) -> &str {
     }
 }
 
-/// The source being parsed; positions are suffixes of it.
+/// The source being parsed (positions are suffixes of it) and how deeply
+/// the current construct is nested.
 struct Parser<'s> {
     src: &'s str,
+    nesting: Nesting,
 }
 
 impl<'s> Parser<'s> {

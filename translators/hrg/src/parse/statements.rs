@@ -1,13 +1,16 @@
 //! Statements of a graph body: blocks, assignments, tags, calls and the
 //! control flow (`branch`, `if`, `loop`, `repeat`, `while`).
 
-use rg_core::syntax::{commit, error, failure, peek_token, skip_trivia, token, PResult};
+use rg_core::syntax::{
+    commit, error, failure, is_nesting_limit, peek_token, skip_trivia, token, PResult,
+};
 
 use super::Parser;
 use crate::ast::{Block, Expr, Name, Stmt, StmtKind};
 
 impl Parser<'_> {
     pub(super) fn block<'a>(&self, input: &'a str) -> PResult<'a, Block> {
+        let _level = self.nesting.enter(skip_trivia(input))?;
         let (mut i, ()) = token(input, "{")?;
         let mut statements = Vec::new();
         loop {
@@ -74,20 +77,30 @@ impl Parser<'_> {
             return error(start, "expected a statement");
         }
         // Assignment: IDENT { [expr] } = ...
-        if let Ok((i, (target, accessors))) = self.assignment_target(start) {
+        let target = self.assignment_target(start);
+        if let Err(e) = &target {
+            if is_nesting_limit(e) {
+                return Err(e.clone());
+            }
+        }
+        if let Ok((i, (target, accessors))) = target {
             let after = skip_trivia(i);
             if after.starts_with('=') && !after.starts_with("==") {
                 return commit((|| {
                     let value_start = skip_trivia(&after[1..]);
-                    if let Ok((i, ty)) = self.any_type(value_start) {
-                        return stmt(
-                            StmtKind::AssignAny {
-                                target: target.clone(),
-                                accessors: accessors.clone(),
-                                ty,
-                            },
-                            i,
-                        );
+                    match self.any_type(value_start) {
+                        Ok((i, ty)) => {
+                            return stmt(
+                                StmtKind::AssignAny {
+                                    target: target.clone(),
+                                    accessors: accessors.clone(),
+                                    ty,
+                                },
+                                i,
+                            );
+                        }
+                        Err(e) if is_nesting_limit(&e) => return Err(e),
+                        Err(_) => {}
                     }
                     let (i, value) = self.expr(value_start)?;
                     stmt(
@@ -169,7 +182,13 @@ impl Parser<'_> {
     fn assignment_target<'a>(&self, input: &'a str) -> PResult<'a, (Name, Vec<Expr>)> {
         let (mut i, target) = self.ident(input)?;
         let mut accessors = Vec::new();
+        // Each accessor after the first nests the access before it (once
+        // lowered) a level deeper.
+        let mut levels = Vec::new();
         while peek_token(i, "[") {
+            if !accessors.is_empty() {
+                levels.push(self.nesting.enter(skip_trivia(i))?);
+            }
             let (next, ()) = token(i, "[")?;
             let (next, e) = self.expr(next)?;
             let (next, ()) = token(next, "]")?;
@@ -221,6 +240,7 @@ impl Parser<'_> {
         let (i, ()) = self.keyword(i, "else")?;
         if self.peek_word(i) == "if" {
             let nested_start = skip_trivia(i);
+            let _level = self.nesting.enter(nested_start)?;
             let (rest, kind) = self.if_statement(nested_start)?;
             let nested = Stmt {
                 kind,

@@ -9,6 +9,7 @@ use crate::ast::TypeExpr;
 impl Parser<'_> {
     pub(super) fn ty<'a>(&self, input: &'a str) -> PResult<'a, TypeExpr> {
         let start = skip_trivia(input);
+        let _level = self.nesting.enter(start)?;
         if start.starts_with('{') {
             let (i, names) = delimited_list(start, "{", "}", |i| self.ident(i))?;
             if names.is_empty() {
