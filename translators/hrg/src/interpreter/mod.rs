@@ -110,7 +110,9 @@ impl Interpreter {
         let program = crate::parse::parse_program(source)?;
         let (mut game, symbols) = setup::build(&program)?;
         let mut control = Control::new();
-        for (slot, site) in control::first_call_sites(&game.ir, &mut control) {
+        let sites = control::first_call_sites(&game.ir, &mut control)
+            .map_err(|message| vec![Diagnostic::error(message, None)])?;
+        for (slot, site) in sites {
             game.initial.set(slot, site);
         }
         let root = control.root_env(&game.ir);
