@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::hash::Hash;
 
 use super::ir::{BlockId, Cond, GraphId, Ir, Stmt, StmtId};
-use crate::eval::{LIMITS_FILE, MAX_EXPANDED_STATEMENTS};
+use crate::limits::{LIMITS_FILE, MAX_EXPANDED_STATEMENTS};
 
 /// "No frame": the walk left `rules` (it reaches `end` without completing
 /// a move and dies, rg.md §5.4).

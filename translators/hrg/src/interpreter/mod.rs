@@ -18,6 +18,8 @@
 //! * [`crate::eval::Domains`]: the enumeration of domains (§2.1), which
 //!   defines the element order (player order, enumeration order of
 //!   `branch x in T`) — hrg.md §4.14 says domains are shared.
+//! * [`crate::limits`]: the size limits (repeat counts, expanded
+//!   statements), so that both refuse the same programs.
 //!
 //! Everything else is the interpreter's own: static evaluation of
 //! initializers and function bodies ([`statics`]: each constant function

@@ -14,7 +14,8 @@ use rg_core::diag::{Diagnostic, Span};
 use crate::ast::{
     BinaryOp, Expr, ExprKind, FunctionDecl, GraphDecl, Name, Program, Stmt, StmtKind, TypeExpr,
 };
-use crate::eval::{Domains, LIMITS_FILE, MAX_REPEAT_COUNT};
+use crate::eval::Domains;
+use crate::limits::{LIMITS_FILE, MAX_REPEAT_COUNT};
 use crate::value::Value;
 
 use super::ir::{self, Cond, Global, GraphId, Ir, RExpr, TagParts, Target};

@@ -104,7 +104,7 @@ pub(crate) struct Lowering<'p> {
     /// Declared global variables (assignment targets).
     variables: HashSet<String>,
     /// Statements translated so far, copies included (bounded by
-    /// [`crate::eval::MAX_EXPANDED_STATEMENTS`]).
+    /// [`crate::limits::MAX_EXPANDED_STATEMENTS`]).
     expanded: u64,
     /// The expansion limit was reported: translate nothing more.
     expansion_refused: bool,

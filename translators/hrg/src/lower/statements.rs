@@ -7,7 +7,8 @@ use rg_core::diag::{Diagnostic, Span};
 
 use super::{parameter_variable, rg_type, Instance, Lowering};
 use crate::ast::{BinaryOp, Expr, ExprKind, GraphDecl, Name, Stmt, StmtKind, TypeExpr};
-use crate::eval::{Bindings, LIMITS_FILE, MAX_EXPANDED_STATEMENTS, MAX_REPEAT_COUNT};
+use crate::eval::Bindings;
+use crate::limits::{LIMITS_FILE, MAX_EXPANDED_STATEMENTS, MAX_REPEAT_COUNT};
 use crate::value::Value;
 
 type Translated<T> = Result<T, Diagnostic>;
