@@ -829,3 +829,48 @@ fn deep_nesting_is_refused_with_the_limit_not_a_stack_overflow() {
         );
     }
 }
+
+/// A move search around a cycle that emits one of two tags per turn (40
+/// turns deep) has 2^40 walks: `perft --time-limit` stops inside that one
+/// move generation instead of waiting for it (the budget used to be read
+/// only between moves), and reports the time limit.
+#[test]
+fn perft_time_limit_stops_a_runaway_move_search() {
+    let dir = TempDir::new("runaway-search");
+    let numbers: Vec<String> = (0..40).map(|k| k.to_string()).collect();
+    let successors: Vec<String> = (0..39).map(|k| format!("{k}: {}", k + 1)).collect();
+    let file = dir.write(
+        "cycle.rg",
+        &format!(
+            "type Player = {{ x }};\ntype Score = {{ 0 }};\ntype N = {{ {} }};\n\
+             const next: N -> N = {{ :39, {} }};\nvar n: N = 0;\nbegin, a: player = x;\n\
+             a, c: $ t;\na, c: $ s;\nc, d: n != 39;\nd, a: n = next[n];\na, b: $ u;\n\
+             b, end: player = keeper;\n",
+            numbers.join(", "),
+            successors.join(", ")
+        ),
+    );
+    for threads in ["1", "2"] {
+        let start = std::time::Instant::now();
+        let out = rgw(&[
+            "perft",
+            &file,
+            "3",
+            "--time-limit",
+            "1",
+            "--threads",
+            threads,
+        ]);
+        let elapsed = start.elapsed();
+        assert!(
+            elapsed < std::time::Duration::from_secs(5),
+            "{threads} threads: took {elapsed:?}"
+        );
+        assert!(
+            out.stderr.contains("time limit") || out.stdout.contains("time limit"),
+            "{threads} threads: {} {}",
+            out.stdout,
+            out.stderr
+        );
+    }
+}

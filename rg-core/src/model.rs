@@ -70,6 +70,13 @@ pub trait ForwardModel {
     fn goals(&self, state: &Self::State) -> Vec<i64>;
     fn format_move(&self, mv: &Self::Move) -> String;
 
+    /// Asks the model to stop a move generation that runs past `deadline`
+    /// with a [`ModelError`] (`None` removes it). The generic tools set the
+    /// budget's deadline for the duration of a computation, so that one
+    /// long move search cannot outlive a time limit; models whose move
+    /// generation is always short may ignore it.
+    fn set_deadline(&self, _deadline: Option<Instant>) {}
+
     /// Number of legal moves; models may override with a cheaper count.
     fn count_moves(&self, state: &Self::State) -> Result<u64, ModelError> {
         let mut moves = Vec::new();
@@ -166,6 +173,25 @@ pub fn perft<M: ForwardModel>(
     depth: u32,
     budget: &mut Budget,
 ) -> Result<u64, LimitError> {
+    model.set_deadline(budget.deadline());
+    let result = perft_within(model, state, depth, budget);
+    model.set_deadline(None);
+    match result {
+        // The model stopped a move search at the deadline.
+        Err(LimitError::Model(_)) if budget.deadline.is_some() => match budget.check_time() {
+            Err(time) => Err(time),
+            Ok(()) => result,
+        },
+        result => result,
+    }
+}
+
+fn perft_within<M: ForwardModel>(
+    model: &M,
+    state: &M::State,
+    depth: u32,
+    budget: &mut Budget,
+) -> Result<u64, LimitError> {
     if depth == 0 {
         return Ok(1);
     }
@@ -182,7 +208,7 @@ pub fn perft<M: ForwardModel>(
             for mv in &moves {
                 let mut child = state.clone();
                 model.apply(&mut child, mv)?;
-                total += perft(model, &child, depth, budget)?;
+                total += perft_within(model, &child, depth, budget)?;
             }
         }
         Player::Random => {
@@ -191,7 +217,7 @@ pub fn perft<M: ForwardModel>(
                 let mut child = state.clone();
                 model.apply(&mut child, mv)?;
                 if seen.insert(child.clone()) {
-                    total += perft(model, &child, depth - 1, budget)?;
+                    total += perft_within(model, &child, depth - 1, budget)?;
                 }
             }
         }
@@ -199,7 +225,7 @@ pub fn perft<M: ForwardModel>(
             for mv in &moves {
                 let mut child = state.clone();
                 model.apply(&mut child, mv)?;
-                total += perft(model, &child, depth - 1, budget)?;
+                total += perft_within(model, &child, depth - 1, budget)?;
             }
         }
     }

@@ -197,6 +197,11 @@ impl ForwardModel for Engine {
     type State = State;
     type Move = Move;
 
+    fn set_deadline(&self, deadline: Option<std::time::Instant>) {
+        let mut searcher = self.searcher.borrow_mut();
+        searcher.deadline = deadline;
+    }
+
     fn player_names(&self) -> Vec<String> {
         let p = &self.program;
         p.players.iter().map(|&s| p.symbol(s).to_string()).collect()

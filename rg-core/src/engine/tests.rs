@@ -1,7 +1,7 @@
 //! Engine tests on the self-contained games of rg.md §8.2.
 
 use super::*;
-use crate::model::{list_moves, perft, Budget};
+use crate::model::{list_moves, perft, Budget, LimitError};
 
 const TIC_TAC_TOE: &str = include_str!("testdata/tictactoe.rg");
 const BIASED_COIN: &str = include_str!("testdata/coin.rg");
@@ -280,4 +280,77 @@ fn checks_nested_without_end_stop_at_the_bound() {
         error.to_string().contains("nested more than 1000 deep"),
         "{error}"
     );
+}
+
+/// A cycle that emits one of two tags per turn, 40 turns deep (a counter
+/// bounds it): every walk is a new (node, state, tag prefix), so the search
+/// tree has 2^40 leaves.
+fn branching_tag_cycle() -> String {
+    let numbers: Vec<String> = (0..40).map(|k| k.to_string()).collect();
+    let successors: Vec<String> = (0..39).map(|k| format!("{k}: {}", k + 1)).collect();
+    format!(
+        "type Player = {{ x }};\ntype Score = {{ 0 }};\ntype N = {{ {} }};\n\
+         const next: N -> N = {{ :39, {} }};\nvar n: N = 0;\nbegin, a: player = x;\n\
+         a, c: $ t;\na, c: $ s;\nc, d: n != 39;\nd, a: n = next[n];\na, b: $ u;\n\
+         b, end: player = keeper;\n",
+        numbers.join(", "),
+        successors.join(", ")
+    )
+}
+
+/// A cycle that emits a tag and changes a variable: the state repeats every
+/// three turns, the tag prefix never does.
+const ASSIGNMENT_CYCLE: &str = "type Player = { x };\ntype Score = { 0 };\ntype N = { 0, 1, 2 };\n\
+    const next: N -> N = { :0, 0: 1, 1: 2, 2: 0 };\nvar n: N = 0;\nbegin, a: player = x;\n\
+    a, c: $ t;\nc, a: n = next[n];\na, b: $ u;\nb, end: player = keeper;\n";
+
+fn stops_quickly(source: &str, expected: &str) {
+    let e = engine(source, false);
+    let s = e.initial().unwrap();
+    let start = std::time::Instant::now();
+    let error = e.legal_moves(&s, &mut Vec::new()).unwrap_err();
+    assert!(error.message.contains(expected), "{error}");
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(15),
+        "took {:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn a_branching_tag_cycle_stops_at_the_default_step_limit() {
+    stops_quickly(
+        &branching_tag_cycle(),
+        &format!("move search does not terminate: more than {DEFAULT_STEP_LIMIT} steps (in node "),
+    );
+}
+
+#[test]
+fn an_assignment_cycle_stops_at_the_tag_limit() {
+    stops_quickly(
+        ASSIGNMENT_CYCLE,
+        "move search does not terminate: a move has more than 100000 tags (in node ",
+    );
+}
+
+#[test]
+fn a_move_search_observes_the_deadline() {
+    let e = engine(&branching_tag_cycle(), false);
+    let s = e.initial().unwrap();
+    let start = std::time::Instant::now();
+    let error = perft(
+        &e,
+        &s,
+        1,
+        &mut Budget::with_time_limit(std::time::Duration::from_millis(200)),
+    )
+    .unwrap_err();
+    assert!(matches!(error, LimitError::Time(_)), "{error}");
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(2),
+        "took {:?}",
+        start.elapsed()
+    );
+    // The deadline was for that computation only.
+    assert_eq!(e.searcher.borrow().deadline, None);
 }

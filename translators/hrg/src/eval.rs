@@ -14,6 +14,7 @@ use crate::ast::{
     BinaryOp, Binding, BindingValues, DomainDecl, Element, Expr, ExprKind, FunctionDecl,
     MapLiteral, Pattern, Program, TypeExpr, VariableDecl,
 };
+use crate::limits::{range_len, LIMITS_FILE, MAX_DOMAIN_ELEMENTS, MAX_TABLE_ENTRIES};
 use crate::value::{compare, compress, MapValue, Value};
 
 /// Variable bindings of a static evaluation (pattern, `where`, and
@@ -59,11 +60,11 @@ impl Domains {
                 )),
                 Ok(values) => {
                     domains.values.insert(d.name.text.clone(), values);
+                    if let Some(pragma) = integer_pragma(d) {
+                        domains.integer_pragmas.push(pragma);
+                    }
                 }
                 Err(e) => errors.push(e),
-            }
-            if let Some(pragma) = integer_pragma(d) {
-                domains.integer_pragmas.push(pragma);
             }
         }
         if errors.is_empty() {
@@ -80,6 +81,16 @@ impl Domains {
     pub fn contains(&self, name: &str) -> bool {
         self.values.contains_key(name)
     }
+}
+
+fn too_large_domain(name: &str, size: u64, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        format!(
+            "Domain \"{name}\" has {size} elements, more than the limit of {MAX_DOMAIN_ELEMENTS} \
+             elements per domain (raise MAX_DOMAIN_ELEMENTS in {LIMITS_FILE} to allow more)."
+        ),
+        span,
+    )
 }
 
 fn expand_domain<'p>(
@@ -127,11 +138,33 @@ fn expand_domain<'p>(
                         columns.push(vec![Value::symbol(&argument.text)]);
                     }
                 }
+                let size = columns
+                    .iter()
+                    .try_fold(1u64, |n, c| n.checked_mul(c.len() as u64))
+                    .filter(|&n| n <= MAX_DOMAIN_ELEMENTS);
+                if size.is_none() {
+                    return fatal(
+                        format!(
+                            "Generator \"{}\" has more than {MAX_DOMAIN_ELEMENTS} combinations, \
+                             the limit of elements per domain (raise MAX_DOMAIN_ELEMENTS in \
+                             {LIMITS_FILE} to allow more).",
+                            constructor.text
+                        ),
+                        constructor.span,
+                    );
+                }
                 // Cartesian product, the first argument varying slowest.
                 for combination in product(&columns) {
                     values.push(Value::Constructor(constructor.text.clone(), combination));
                 }
             }
+        }
+        if values.len() as u64 > MAX_DOMAIN_ELEMENTS {
+            return Err(too_large_domain(
+                &d.name.text,
+                values.len() as u64,
+                d.name.span,
+            ));
         }
     }
     visiting.pop();
@@ -144,6 +177,17 @@ fn binding_sets(bindings: &[Binding]) -> Result<IndexMap<String, Vec<Value>>, Di
     for b in bindings {
         let values = match &b.values {
             BindingValues::Range(lo, hi) => {
+                let size = range_len(*lo, *hi);
+                if size > MAX_DOMAIN_ELEMENTS {
+                    return fatal(
+                        format!(
+                            "The range {lo}..{hi} has {size} elements, more than the limit of \
+                             {MAX_DOMAIN_ELEMENTS} elements per domain (raise MAX_DOMAIN_ELEMENTS \
+                             in {LIMITS_FILE} to allow more)."
+                        ),
+                        b.span,
+                    );
+                }
                 (*lo..=*hi).map(|n| Value::symbol(n.to_string())).collect()
             }
             BindingValues::List(names) => names.iter().map(|n| Value::symbol(&n.text)).collect(),
@@ -460,6 +504,20 @@ impl<'p> Evaluator<'p> {
                 Some(values) => domains.push(values),
                 None => return fatal(format!("Unknown type \"{}\".", key.text), key.span),
             }
+        }
+        let entries = domains
+            .iter()
+            .try_fold(1u64, |n, d| n.checked_mul(d.len() as u64))
+            .filter(|&n| n <= MAX_TABLE_ENTRIES);
+        if entries.is_none() {
+            return fatal(
+                format!(
+                    "The table of function \"{}\" would have more than {MAX_TABLE_ENTRIES} entries \
+                     (raise MAX_TABLE_ENTRIES in {LIMITS_FILE} to allow more).",
+                    f.name.text
+                ),
+                f.ty.span(),
+            );
         }
         let mut used = vec![false; f.cases.len()];
         let table = self.table(f, &domains, &mut Vec::new(), &mut used)?;

@@ -10,6 +10,7 @@ pub mod ast;
 pub mod display;
 pub mod eval;
 pub mod interpreter;
+pub mod limits;
 pub mod lower;
 pub mod parse;
 pub mod value;

@@ -25,17 +25,23 @@ pub(super) enum Fault {
 }
 
 /// Messages of [`Fault::Message`].
-const FAULT_MESSAGES: [&str; 5] = [
+const FAULT_MESSAGES: [&str; 6] = [
     "the source map has no entry for a key of the target",
     "a map compared with a symbol",
     "reachability search does not terminate",
     "a map and a symbol are not assignable",
     "reachability checks nested more than 1000 deep (does a check's sub-automaton \
      check itself?); the engine stops here instead of overflowing its stack",
+    "move search stopped: the time limit was reached",
 ];
 
 /// [`Fault::Message`] of too deeply nested reachability checks.
 pub(super) const TOO_DEEP: Fault = Fault::Message(4);
+/// [`Fault::Message`] of a search past the step limit (formatted with the
+/// limit by [`Searcher::fault`]).
+pub(super) const STEP_LIMIT: Fault = Fault::Message(2);
+/// [`Fault::Message`] of a search past the caller's deadline.
+pub(super) const DEADLINE: Fault = Fault::Message(5);
 
 fn map_fault(message: &str) -> Fault {
     let index = FAULT_MESSAGES
@@ -368,6 +374,12 @@ impl Searcher {
                     }
                 ))
             }
+            Fault::Message(2) => ModelError::new(format!(
+                "move search does not terminate: more than {} steps (in node {}; \
+                 the engine's step limit, EngineOptions::step_limit)",
+                self.step_limit,
+                p.node_name(node)
+            )),
             Fault::Message(k) => {
                 let message = FAULT_MESSAGES[k as usize];
                 ModelError::new(format!("in node {}: {message}", p.node_name(node)))

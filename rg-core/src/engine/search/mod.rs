@@ -10,6 +10,7 @@
 //! where a search can arrive twice (cycles and joins, see `analysis`).
 
 use std::collections::{HashMap, HashSet};
+use std::time::Instant;
 
 use crate::model::ModelError;
 
@@ -19,9 +20,15 @@ use super::program::{Action, Operand, Program};
 use super::state::{contribution, node_contribution, tag_contribution, Prehashed, State};
 use eval::{Fault, INVALID};
 
-/// Search steps (edges tried) allowed in one move generation before it is
-/// declared non-terminating.
-pub const DEFAULT_STEP_LIMIT: u64 = 200_000_000;
+/// Search steps (edges tried, in the move search and in the reachability
+/// checks it evaluates) allowed in one move generation before it is
+/// declared non-terminating. The largest move generation of the corpus
+/// (arimaa_fixedPosition through RG) takes about 2,000,000 steps; a search
+/// that walks a cycle emitting tags spends a few seconds and a few hundred
+/// megabytes of visited states on this many.
+pub const DEFAULT_STEP_LIMIT: u64 = 20_000_000;
+/// Steps between two readings of the clock when a deadline is set.
+const CLOCK_INTERVAL: u64 = 1 << 14;
 /// Deepest nesting of reachability checks during one search (the message
 /// of [`eval::TOO_DEEP`] names it).
 const MAX_CHECK_NESTING: usize = 1000;
@@ -58,9 +65,11 @@ struct Level {
 }
 
 #[cold]
-fn too_many_tags() -> ModelError {
+#[inline(never)]
+fn too_many_tags(p: &Program, node: u32) -> ModelError {
     ModelError::new(format!(
-        "move search does not terminate: a move has more than {MAX_MOVE_TAGS} tags"
+        "move search does not terminate: a move has more than {MAX_MOVE_TAGS} tags (in node {})",
+        p.node_name(node)
     ))
 }
 
@@ -86,11 +95,20 @@ pub struct Searcher {
     /// Undo log: (slot, old value, new value).
     log: Vec<(u32, u32, u32)>,
     tags: Vec<u32>,
+    /// `prefix_hashes[k]` is the hash of `tags[..=k]`, so that the hash of
+    /// the current prefix costs one read (a walk around a cycle that emits
+    /// tags hashes a longer prefix at every node).
+    prefix_hashes: Vec<u128>,
     tag_visibility: Vec<u64>,
     levels: Vec<Level>,
     reach_cache: HashMap<(u32, u32, u128), bool, Prehashed>,
     steps: u64,
     pub step_limit: u64,
+    /// The search stops once the clock passes it (perft's time limit).
+    pub deadline: Option<Instant>,
+    /// The step count at which `tick` next looks at the limits: the step
+    /// limit, or sooner when a deadline must be read.
+    check_at: u64,
     scratch: Vec<u32>,
     count_seen: HashSet<u128, Prehashed>,
     move_index: HashMap<u128, usize, Prehashed>,
@@ -114,11 +132,14 @@ impl Default for Searcher {
             hashed_upto: 0,
             log: Vec::new(),
             tags: Vec::new(),
+            prefix_hashes: Vec::new(),
             tag_visibility: Vec::new(),
             levels: Vec::new(),
             reach_cache: HashMap::default(),
             steps: 0,
             step_limit: DEFAULT_STEP_LIMIT,
+            deadline: None,
+            check_at: 0,
             scratch: Vec::new(),
             count_seen: HashSet::default(),
             move_index: HashMap::default(),
@@ -146,9 +167,11 @@ impl Searcher {
         self.hashed_upto = 0;
         self.log.clear();
         self.tags.clear();
+        self.prefix_hashes.clear();
         self.tag_visibility.clear();
         self.reach_cache.clear();
         self.steps = 0;
+        self.check_at = self.next_check();
         self.stop_at_first = false;
     }
 
@@ -227,11 +250,9 @@ impl Searcher {
     }
 
     /// The hash of the tags emitted so far.
+    #[inline]
     fn prefix_hash(&self) -> u128 {
-        self.tags
-            .iter()
-            .enumerate()
-            .fold(0, |h, (k, &t)| h ^ tag_contribution(k, t))
+        self.prefix_hashes.last().copied().unwrap_or(0)
     }
 
     #[inline]
@@ -266,12 +287,12 @@ impl Searcher {
             self.count_step(p, node)?;
             let passes = match &edge.action {
                 Action::Tag(t) => {
-                    self.push_tag(p, *t)?;
+                    self.push_tag(p, *t, node)?;
                     true
                 }
                 Action::VarTag(v) => {
                     let t = self.scalar(p, v).map_err(|f| self.fault(p, f, node))?;
-                    self.push_tag(p, t)?;
+                    self.push_tag(p, t, node)?;
                     true
                 }
                 action => self
@@ -299,17 +320,44 @@ impl Searcher {
         Ok(Enter::Pushed)
     }
 
-    #[inline]
+    /// Counts one step of the move search at `node`.
+    #[inline(always)]
     fn count_step(&mut self, p: &Program, node: u32) -> Result<(), ModelError> {
+        self.tick().map_err(|f| self.fault(p, f, node))
+    }
+
+    /// Counts one search step (of the move search or of a reachability
+    /// check); fails past the step limit or the deadline. One comparison
+    /// unless a limit is due.
+    #[inline(always)]
+    fn tick(&mut self) -> Result<(), Fault> {
         self.steps += 1;
-        if self.steps > self.step_limit {
-            return Err(ModelError::new(format!(
-                "move search does not terminate: more than {} steps (in node {})",
-                self.step_limit,
-                p.node_name(node)
-            )));
+        if self.steps > self.check_at {
+            return self.check_limits();
         }
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn check_limits(&mut self) -> Result<(), Fault> {
+        if self.steps > self.step_limit {
+            return Err(eval::STEP_LIMIT);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(eval::DEADLINE);
+        }
+        self.check_at = self.next_check();
+        Ok(())
+    }
+
+    /// The step count at which the limits are next checked.
+    fn next_check(&self) -> u64 {
+        if self.deadline.is_some() {
+            self.step_limit.min(self.steps + CLOCK_INTERVAL)
+        } else {
+            self.step_limit
+        }
     }
 
     fn search_moves(
@@ -368,12 +416,12 @@ impl Searcher {
                             false
                         }
                         Action::Tag(t) => {
-                            self.push_tag(p, *t)?;
+                            self.push_tag(p, *t, from)?;
                             true
                         }
                         Action::VarTag(v) => {
                             let t = self.scalar(p, v).map_err(|f| self.fault(p, f, from))?;
-                            self.push_tag(p, t)?;
+                            self.push_tag(p, t, from)?;
                             true
                         }
                         other => self
@@ -466,12 +514,14 @@ impl Searcher {
     }
 
     #[inline(always)]
-    fn push_tag(&mut self, p: &Program, tag: u32) -> Result<(), ModelError> {
+    fn push_tag(&mut self, p: &Program, tag: u32, node: u32) -> Result<(), ModelError> {
         let position = self.tags.len();
         if position >= MAX_MOVE_TAGS {
-            return Err(too_many_tags());
+            return Err(too_many_tags(p, node));
         }
         self.tags.push(tag);
+        self.prefix_hashes
+            .push(self.prefix_hash() ^ tag_contribution(position, tag));
         if p.visibility_changes {
             self.record_visibility(p, position);
         }
@@ -498,6 +548,7 @@ impl Searcher {
 
     fn truncate_tags(&mut self, len: usize) {
         self.tags.truncate(len);
+        self.prefix_hashes.truncate(len);
     }
 
     fn complete_move(
@@ -628,7 +679,7 @@ impl Searcher {
             if !info.single_step {
                 break;
             }
-            self.steps += 1;
+            self.tick()?;
             let edge = &p.edges[p.edge_start[node as usize] as usize];
             if !self.perform(p, &edge.action, depth + 1)? {
                 return Ok(Enter::Skipped);
@@ -679,10 +730,9 @@ impl Searcher {
                 self.undo_to(frame.undo_mark as usize);
                 continue;
             }
-            self.steps += 1;
-            if self.steps > self.step_limit {
+            if let Err(fault) = self.tick() {
                 self.undo_to(base_mark);
-                return Err(Fault::Message(2));
+                return Err(fault);
             }
             let edge = &p.edges[frame.edge as usize];
             let from = frame.node;

@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use std::hash::Hash;
 
 use super::ir::{BlockId, Cond, GraphId, Ir, Stmt, StmtId};
+use crate::limits::{LIMITS_FILE, MAX_EXPANDED_STATEMENTS};
 
 /// "No frame": the walk left `rules` (it reaches `end` without completing
 /// a move and dies, rg.md §5.4).
@@ -195,22 +196,34 @@ impl Control {
 /// of `rules` in order, inlined graphs and tested copies expanded where
 /// they occur, a reusable body once, conditions before the blocks they
 /// guard), which is the initial value of `h_return` in RG (§5.7).
-pub(super) fn first_call_sites(ir: &Ir, control: &mut Control) -> Vec<(u32, u32)> {
+///
+/// The walk visits every copy the translation makes, so it fails past
+/// [`MAX_EXPANDED_STATEMENTS`] statements, like the translation.
+pub(super) fn first_call_sites(ir: &Ir, control: &mut Control) -> Result<Vec<(u32, u32)>, String> {
     let mut walk = FirstCalls {
         ir,
         control,
         instantiated: vec![false; ir.graphs.len()],
         first: vec![None; ir.graphs.len()],
+        statements: 0,
     };
     let env = walk.control.root_env(ir);
     walk.instantiated[ir.rules as usize] = true;
     walk.block(ir.graphs[ir.rules as usize].body, env);
+    if walk.statements > MAX_EXPANDED_STATEMENTS {
+        return Err(format!(
+            "The game expands to more than {MAX_EXPANDED_STATEMENTS} statements (copies of \
+             repeat and branch bodies and of inlined graphs) (raise MAX_EXPANDED_STATEMENTS \
+             in {LIMITS_FILE} to allow more)."
+        ));
+    }
     let first = walk.first;
-    ir.graphs
+    Ok(ir
+        .graphs
         .iter()
         .zip(first)
         .filter_map(|(g, site)| Some((g.return_slot?, site?)))
-        .collect()
+        .collect())
 }
 
 struct FirstCalls<'a> {
@@ -218,11 +231,17 @@ struct FirstCalls<'a> {
     control: &'a mut Control,
     instantiated: Vec<bool>,
     first: Vec<Option<u32>>,
+    /// Statements visited, copies included; the walk stops past the limit.
+    statements: u64,
 }
 
 impl FirstCalls<'_> {
     fn block(&mut self, block: BlockId, env: u32) {
         for &stmt in &self.ir.blocks[block as usize] {
+            self.statements += 1;
+            if self.statements > MAX_EXPANDED_STATEMENTS {
+                return;
+            }
             self.stmt(stmt, env);
         }
     }
@@ -236,6 +255,9 @@ impl FirstCalls<'_> {
         var: Option<(&str, &[u32])>,
     ) {
         for i in 0..count {
+            if self.statements > MAX_EXPANDED_STATEMENTS {
+                return;
+            }
             let sub = var.map(|(name, symbols)| (name, symbols[i]));
             let copy = self.control.copy_env(env, stmt, i as u32, sub);
             self.block(body, copy);

@@ -18,6 +18,8 @@
 //! * [`crate::eval::Domains`]: the enumeration of domains (§2.1), which
 //!   defines the element order (player order, enumeration order of
 //!   `branch x in T`) — hrg.md §4.14 says domains are shared.
+//! * [`crate::limits`]: the size limits (repeat counts, expanded
+//!   statements), so that both refuse the same programs.
 //!
 //! Everything else is the interpreter's own: static evaluation of
 //! initializers and function bodies ([`statics`]: each constant function
@@ -110,7 +112,9 @@ impl Interpreter {
         let program = crate::parse::parse_program(source)?;
         let (mut game, symbols) = setup::build(&program)?;
         let mut control = Control::new();
-        for (slot, site) in control::first_call_sites(&game.ir, &mut control) {
+        let sites = control::first_call_sites(&game.ir, &mut control)
+            .map_err(|message| vec![Diagnostic::error(message, None)])?;
+        for (slot, site) in sites {
             game.initial.set(slot, site);
         }
         let root = control.root_env(&game.ir);

@@ -67,6 +67,8 @@ pub fn translate(program: &Program) -> Result<Translation, Vec<Diagnostic>> {
         errors,
         warnings: Vec::new(),
         variables: program.variables().map(|v| v.name.text.clone()).collect(),
+        expanded: 0,
+        expansion_refused: false,
     };
     lowering.declarations(program, &domains);
     lowering.builder.set_origin(Some(rules.name.span));
@@ -101,6 +103,11 @@ pub(crate) struct Lowering<'p> {
     warnings: Vec<Diagnostic>,
     /// Declared global variables (assignment targets).
     variables: HashSet<String>,
+    /// Statements translated so far, copies included (bounded by
+    /// [`crate::limits::MAX_EXPANDED_STATEMENTS`]).
+    expanded: u64,
+    /// The expansion limit was reported: translate nothing more.
+    expansion_refused: bool,
 }
 
 /// Where the statements of one graph instance go.

@@ -8,6 +8,7 @@ use rg_core::diag::{Diagnostic, Span};
 use super::{parameter_variable, rg_type, Instance, Lowering};
 use crate::ast::{BinaryOp, Expr, ExprKind, GraphDecl, Name, Stmt, StmtKind, TypeExpr};
 use crate::eval::Bindings;
+use crate::limits::{LIMITS_FILE, MAX_EXPANDED_STATEMENTS, MAX_REPEAT_COUNT};
 use crate::value::Value;
 
 type Translated<T> = Result<T, Diagnostic>;
@@ -29,6 +30,9 @@ impl<'p> Lowering<'p> {
         let mut current = Some(from.to_string());
         for (k, statement) in block.iter().enumerate() {
             let Some(cur) = current.clone() else { break };
+            if !self.count_expansion(statement) {
+                return;
+            }
             if is_jump(statement) && k + 1 < block.len() {
                 self.errors.push(Diagnostic::error(
                     "This statement jumps away, so it must be the last statement of its block.",
@@ -50,6 +54,29 @@ impl<'p> Lowering<'p> {
             }
             self.builder.skip(&cur, to);
         }
+    }
+
+    /// Counts one translated statement; false (with one error for the whole
+    /// translation) once copies of `repeat`/`branch x in` bodies and inlined
+    /// graphs exceed [`MAX_EXPANDED_STATEMENTS`].
+    fn count_expansion(&mut self, statement: &Stmt) -> bool {
+        if self.expansion_refused {
+            return false;
+        }
+        self.expanded += 1;
+        if self.expanded > MAX_EXPANDED_STATEMENTS {
+            self.expansion_refused = true;
+            self.errors.push(Diagnostic::error(
+                format!(
+                    "The translation expands to more than {MAX_EXPANDED_STATEMENTS} statements \
+                     (copies of repeat and branch bodies and of inlined graphs); this one is past \
+                     the limit (raise MAX_EXPANDED_STATEMENTS in {LIMITS_FILE} to allow more)."
+                ),
+                statement.span,
+            ));
+            return false;
+        }
+        true
     }
 
     /// Translates one statement starting at `cur`; the node where the next
@@ -143,6 +170,16 @@ impl<'p> Lowering<'p> {
                 Ok(Some(else_node))
             }
             StmtKind::Repeat { count, body } => {
+                if u64::from(*count) > MAX_REPEAT_COUNT {
+                    return fatal(
+                        format!(
+                            "repeat {count} copies its body more than {MAX_REPEAT_COUNT} times, \
+                             the limit of a repeat count (raise MAX_REPEAT_COUNT in {LIMITS_FILE} \
+                             to allow more)."
+                        ),
+                        s.span,
+                    );
+                }
                 let copies = vec![None; *count as usize];
                 self.repeat(inst, copies, None, body, cur)
             }

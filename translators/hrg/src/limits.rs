@@ -1,0 +1,26 @@
+//! Size limits of static evaluation, of the translation and of the native
+//! interpreter (docs/reliability.md): inputs that would need more are
+//! refused with a diagnostic naming the limit, instead of exhausting memory
+//! or time. Shared by `eval`, `lower` and `interpreter`.
+
+/// Most elements of one domain, of one `where` range and of one generator's
+/// combinations (the largest domain of the corpus has 626). A bound, so that
+/// `X in 0..4294967296` is refused instead of exhausting memory.
+pub const MAX_DOMAIN_ELEMENTS: u64 = 100_000;
+/// Most entries of one tabulated constant function (the product of its key
+/// domains' sizes).
+pub const MAX_TABLE_ENTRIES: u64 = 10_000_000;
+/// Largest count of a `repeat n` (its body is copied `n` times).
+pub const MAX_REPEAT_COUNT: u64 = 10_000;
+/// Most statements one translation expands into (copies of `repeat` and
+/// `branch x in` bodies and of inlined graphs included).
+pub const MAX_EXPANDED_STATEMENTS: u64 = 2_000_000;
+
+/// Where a limit is set, for the messages naming it.
+pub const LIMITS_FILE: &str = "translators/hrg/src/limits.rs";
+
+/// The number of elements of `lo..hi` (none when `hi < lo`), without
+/// overflow.
+pub fn range_len(lo: i64, hi: i64) -> u64 {
+    u64::try_from(i128::from(hi) - i128::from(lo) + 1).unwrap_or(0)
+}
