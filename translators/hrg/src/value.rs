@@ -83,11 +83,18 @@ impl MapValue {
 
 /// Builds `{ :d, ... }` with the most frequent value as the default.
 pub fn compress(entries: Vec<(String, rg::Value)>) -> rg::Value {
+    // Distinct values in order of first occurrence, found through an index
+    // (a linear scan made tabulating a function over a large domain
+    // quadratic).
     let mut counts: Vec<(rg::Value, String, usize)> = Vec::new();
+    let mut index: std::collections::HashMap<&rg::Value, usize> = std::collections::HashMap::new();
     for (_, v) in &entries {
-        match counts.iter_mut().find(|(value, _, _)| value == v) {
-            Some(entry) => entry.2 += 1,
-            None => counts.push((v.clone(), v.to_string(), 1)),
+        match index.get(v) {
+            Some(&k) => counts[k].2 += 1,
+            None => {
+                index.insert(v, counts.len());
+                counts.push((v.clone(), v.to_string(), 1));
+            }
         }
     }
     let best = counts
