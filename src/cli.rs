@@ -41,7 +41,8 @@ pub enum Command {
         depth: u32,
         #[command(flatten)]
         model: ModelArgs,
-        /// Print one JSON object {"file", "perft": [...], "seconds": [...]}.
+        /// Print one JSON object {"file", "perft": [...], "seconds": [...],
+        /// "complete"} (and "stopped": the reason, when a limit cut it short).
         #[arg(long)]
         json: bool,
         /// Stop after this many seconds, reporting the depths completed.

@@ -185,6 +185,29 @@ fn perft_time_limit_stops_and_says_so() {
         out.stderr
     );
     assert!(out.stdout.starts_with("depth 0: 1"), "{}", out.stdout);
+    // The JSON says the run is incomplete, and why.
+    let out = rgw(&[
+        "perft",
+        &team("rg/breakthrough.rg"),
+        "12",
+        "--time-limit",
+        "0.2",
+        "--json",
+    ]);
+    assert_eq!(out.code, 1);
+    let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(value["complete"], false, "{value}");
+    assert!(
+        value["stopped"]
+            .as_str()
+            .unwrap()
+            .contains("time limit of 200.0ms"),
+        "{value}"
+    );
+    let done = rgw(&["perft", &team("rg/ticTacToe.rg"), "2", "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&done.stdout).unwrap();
+    assert_eq!(value["complete"], true, "{value}");
+    assert!(value.get("stopped").is_none(), "{value}");
     let out = rgw(&[
         "perft",
         &team("rg/breakthrough.rg"),

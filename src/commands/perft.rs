@@ -40,11 +40,22 @@ pub fn run(
         with_model(&source, args, task)?
     };
     if json {
-        let object = serde_json::json!({
+        let mut object = serde_json::json!({
             "file": source.name(),
             "perft": results.iter().map(|(c, _)| c).collect::<Vec<_>>(),
             "seconds": results.iter().map(|(_, t)| t.as_secs_f64()).collect::<Vec<_>>(),
+            // A run cut short says so: the counts cover fewer depths.
+            "complete": stopped.is_none(),
         });
+        if let Some(reason) = &stopped {
+            // The limit the user set (worker threads' budgets only know
+            // the deadline, and measure what was left of it).
+            let reason = match (reason, time_limit) {
+                (LimitError::Time(_), Some(limit)) => LimitError::Time(limit).to_string(),
+                _ => reason.to_string(),
+            };
+            object["stopped"] = serde_json::json!(reason);
+        }
         println!("{object}");
     } else {
         for (d, (count, time)) in results.iter().enumerate() {
