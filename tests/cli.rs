@@ -546,6 +546,31 @@ fn trace_writes_every_changing_pass_and_a_summary() {
         let check = rgw(&["check", &format!("{trace}/{name}")]);
         assert_eq!(check.code, 0, "{name}: {}", check.stderr);
     }
+    // A second, shorter trace into the same folder leaves none of the
+    // first trace's steps behind, and other files alone.
+    dir.write("trace/notes.txt", "mine\n");
+    let out = rgw(&[
+        "translate",
+        &team("hrg/ticTacToe.hrg"),
+        "--trace",
+        &trace,
+        "--passes",
+        "prune-unreachable",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mut again: Vec<String> = std::fs::read_dir(&trace)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    again.sort();
+    assert!(again.len() < names.len(), "{again:?}");
+    assert!(again.contains(&"notes.txt".to_string()), "{again:?}");
+    for name in again.iter().filter(|n| n.ends_with(".rg")) {
+        assert!(
+            name == "00-input.rg" || name.ends_with("prune-unreachable.rg"),
+            "stale {name} in {again:?}"
+        );
+    }
 }
 
 #[test]

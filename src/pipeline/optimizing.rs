@@ -50,6 +50,7 @@ pub fn apply_traced(game: &Game, args: &OptimizeArgs, dir: &Path) -> Result<Game
         CliError::Failed(format!("error: cannot write into {}: {e}", dir.display()))
     };
     std::fs::create_dir_all(dir).map_err(fail)?;
+    remove_old_trace(dir).map_err(fail)?;
     std::fs::write(dir.join("00-input.rg"), rg_core::print::print_game(game)).map_err(fail)?;
     let mut rows = vec![("input".to_string(), Size::of(game))];
     let mut timings = PassTimings::default();
@@ -73,6 +74,26 @@ pub fn apply_traced(game: &Game, args: &OptimizeArgs, dir: &Path) -> Result<Game
     text.push_str(&timings.table());
     std::fs::write(dir.join("summary.md"), text).map_err(fail)?;
     Ok(optimized)
+}
+
+/// Removes the files an earlier trace wrote into `dir` (`NN-pass.rg` and
+/// `summary.md`), so that a shorter trace leaves no stale steps behind;
+/// other files are left alone.
+fn remove_old_trace(dir: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        let numbered = name.len() > 3
+            && name.as_bytes()[..2].iter().all(u8::is_ascii_digit)
+            && name.as_bytes()[2] == b'-'
+            && name.ends_with(".rg");
+        if numbered || name == "summary.md" {
+            std::fs::remove_file(&path)?;
+        }
+    }
+    Ok(())
 }
 
 /// Time spent in each pass over all its runs, in pipeline order.
