@@ -24,3 +24,16 @@ pub const LIMITS_FILE: &str = "translators/hrg/src/limits.rs";
 pub fn range_len(lo: i64, hi: i64) -> u64 {
     u64::try_from(i128::from(hi) - i128::from(lo) + 1).unwrap_or(0)
 }
+
+/// The refusal of `repeat count`, if the count is over
+/// [`MAX_REPEAT_COUNT`] (the lowering and the native interpreter both
+/// expand `repeat`, and refuse it with the same words).
+pub fn repeat_count_refusal(count: u32) -> Option<String> {
+    (u64::from(count) > MAX_REPEAT_COUNT).then(|| {
+        format!(
+            "repeat {count} copies its body more than {MAX_REPEAT_COUNT} times, \
+             the limit of a repeat count (raise MAX_REPEAT_COUNT in {LIMITS_FILE} \
+             to allow more)."
+        )
+    })
+}

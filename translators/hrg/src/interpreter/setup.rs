@@ -15,7 +15,6 @@ use crate::ast::{
     BinaryOp, Expr, ExprKind, FunctionDecl, GraphDecl, Name, Program, Stmt, StmtKind, TypeExpr,
 };
 use crate::eval::Domains;
-use crate::limits::{LIMITS_FILE, MAX_REPEAT_COUNT};
 use crate::value::Value;
 
 use super::ir::{self, Cond, Global, GraphId, Ir, RExpr, TagParts, Target};
@@ -750,15 +749,8 @@ impl<'p> Builder<'p> {
                 ir::Stmt::Loop(self.block(body, &inner)?)
             }
             StmtKind::Repeat { count, body } => {
-                if u64::from(*count) > MAX_REPEAT_COUNT {
-                    return error(
-                        format!(
-                            "repeat {count} copies its body more than {MAX_REPEAT_COUNT} times, \
-                             the limit of a repeat count (raise MAX_REPEAT_COUNT in {LIMITS_FILE} \
-                             to allow more)."
-                        ),
-                        s.span,
-                    );
+                if let Some(refusal) = crate::limits::repeat_count_refusal(*count) {
+                    return error(refusal, s.span);
                 }
                 let mut inner = scope.clone();
                 inner.in_loop = true;

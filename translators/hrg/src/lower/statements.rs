@@ -8,7 +8,7 @@ use rg_core::diag::{Diagnostic, Span};
 use super::{parameter_variable, rg_type, Instance, Lowering};
 use crate::ast::{BinaryOp, Expr, ExprKind, GraphDecl, Name, Stmt, StmtKind, TypeExpr};
 use crate::eval::Bindings;
-use crate::limits::{LIMITS_FILE, MAX_EXPANDED_STATEMENTS, MAX_REPEAT_COUNT};
+use crate::limits::{LIMITS_FILE, MAX_EXPANDED_STATEMENTS};
 use crate::value::Value;
 
 type Translated<T> = Result<T, Diagnostic>;
@@ -170,15 +170,8 @@ impl<'p> Lowering<'p> {
                 Ok(Some(else_node))
             }
             StmtKind::Repeat { count, body } => {
-                if u64::from(*count) > MAX_REPEAT_COUNT {
-                    return fatal(
-                        format!(
-                            "repeat {count} copies its body more than {MAX_REPEAT_COUNT} times, \
-                             the limit of a repeat count (raise MAX_REPEAT_COUNT in {LIMITS_FILE} \
-                             to allow more)."
-                        ),
-                        s.span,
-                    );
+                if let Some(refusal) = crate::limits::repeat_count_refusal(*count) {
+                    return fatal(refusal, s.span);
                 }
                 let copies = vec![None; *count as usize];
                 self.repeat(inst, copies, None, body, cur)
