@@ -125,7 +125,8 @@ fn perft_json_has_exactly_the_documented_fields() {
     let object = value.as_object().unwrap();
     let mut keys: Vec<&String> = object.keys().collect();
     keys.sort();
-    assert_eq!(keys, ["file", "perft", "seconds"]);
+    assert_eq!(keys, ["complete", "file", "perft", "seconds"]);
+    assert_eq!(object["complete"], true);
     assert_eq!(object["file"], file.as_str());
     assert_eq!(object["perft"], serde_json::json!([1, 16, 256, 4308]));
     assert_eq!(object["seconds"].as_array().unwrap().len(), 4);
