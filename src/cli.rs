@@ -167,13 +167,17 @@ pub enum Command {
         /// The .rbg file.
         file: PathBuf,
     },
-    /// Rewrite an RG file in canonical form.
+    /// Print an RG file in canonical form, its comments kept (to stdout
+    /// unless --write).
     Fmt {
         /// The RG file.
         file: PathBuf,
         /// Only report whether the file is canonical (exit 1 if it would change).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "write")]
         check: bool,
+        /// Rewrite the file in place instead of printing it.
+        #[arg(long)]
+        write: bool,
     },
 }
 

@@ -58,31 +58,6 @@ fn missing_file_is_reported() {
 }
 
 #[test]
-fn fmt_check_and_rewrite() {
-    let dir = TempDir::new("fmt");
-    let file = dir.write(
-        "g.rg",
-        "type Player={x};type Score={0};// comment\nbegin,end:player=keeper;\n",
-    );
-    let out = rgw(&["fmt", "--check", &file]);
-    assert_eq!(out.code, 1);
-    assert!(out.stdout.contains("would be reformatted"));
-    assert_eq!(rgw(&["fmt", &file]).code, 0);
-    let text = std::fs::read_to_string(&file).unwrap();
-    assert_eq!(
-        text,
-        "type Player = { x };\ntype Score = { 0 };\nbegin, end: player = keeper;\n"
-    );
-    assert_eq!(rgw(&["fmt", "--check", &file]).code, 0);
-    // Syntax errors are reported, and the file is left alone.
-    let broken = dir.write("broken.rg", "type A = {a}\n");
-    let out = rgw(&["fmt", &broken]);
-    assert_eq!(out.code, 1);
-    assert!(out.stderr.contains("expected \";\""), "{}", out.stderr);
-    assert_eq!(std::fs::read_to_string(&broken).unwrap(), "type A = {a}\n");
-}
-
-#[test]
 fn moves_lists_the_first_players_moves() {
     let out = rgw(&["moves", &team("rg/ticTacToe.rg")]);
     assert_eq!(out.code, 0, "{}", out.stderr);

@@ -2,29 +2,67 @@
 //! pragmas, types, constants, variables, edges, each group in source order.
 //! `parse(print(g)) == g` and printing is idempotent.
 
-use std::fmt::{self, Display, Formatter, Write};
+use std::fmt::{self, Display, Formatter};
 
-use crate::ast::{Edge, Expr, Game, Label, PatternTag, Pragma, PragmaKind, Type, TypeDef, Value};
+use crate::diag::Span;
+
+use crate::ast::{
+    At, Edge, Expr, Game, Label, PatternTag, Pragma, PragmaKind, Type, TypeDef, Value,
+};
+
+mod comments;
+
+pub use comments::{print_game_with_comments, source_comments, Comment};
 
 /// Prints a whole game in canonical form.
 pub fn print_game(game: &Game) -> String {
     let mut out = String::new();
-    for p in &game.pragmas {
-        let _ = writeln!(out, "{p}");
-    }
-    for t in &game.typedefs {
-        let _ = writeln!(out, "{t}");
-    }
-    for c in &game.constants {
-        let _ = writeln!(out, "const {}: {} = {};", c.name, c.ty, c.value);
-    }
-    for v in &game.variables {
-        let _ = writeln!(out, "var {}: {} = {};", v.name, v.ty, v.value);
-    }
-    for e in &game.edges {
-        let _ = writeln!(out, "{e}");
+    for item in printed_items(game) {
+        out.push_str(&item.text);
+        out.push('\n');
     }
     out
+}
+
+/// A declaration printed (without its final newline), with the source
+/// span it was parsed from.
+struct PrintedItem {
+    span: Option<Span>,
+    text: String,
+    /// The text is the raw source (a pragma rgw does not know), comments
+    /// included.
+    raw: bool,
+}
+
+/// Every declaration of `game` printed, in canonical order.
+fn printed_items(game: &Game) -> Vec<PrintedItem> {
+    let mut items = Vec::new();
+    let mut push = |at: At, text: String| {
+        items.push(PrintedItem {
+            span: at.span(),
+            text,
+            raw: false,
+        });
+    };
+    for p in &game.pragmas {
+        push(p.at, p.to_string());
+    }
+    for t in &game.typedefs {
+        push(t.at, t.to_string());
+    }
+    for c in &game.constants {
+        push(c.at, format!("const {}: {} = {};", c.name, c.ty, c.value));
+    }
+    for v in &game.variables {
+        push(v.at, format!("var {}: {} = {};", v.name, v.ty, v.value));
+    }
+    for e in &game.edges {
+        push(e.at, e.to_string());
+    }
+    for (item, pragma) in items.iter_mut().zip(&game.pragmas) {
+        item.raw = matches!(pragma.kind, PragmaKind::Unknown(_));
+    }
+    items
 }
 
 impl Display for TypeDef {

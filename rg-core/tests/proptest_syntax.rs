@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use rg_core::ast::*;
 use rg_core::check::check_game;
 use rg_core::parse::parse_game;
-use rg_core::print::print_game;
+use rg_core::print::{print_game, print_game_with_comments, source_comments};
 
 /// Identifiers, including the awkward but valid ones of rg.md §1.
 fn ident() -> impl Strategy<Value = String> {
@@ -214,6 +214,46 @@ proptest! {
         let parsed = parsed.unwrap();
         prop_assert_eq!(&parsed, &g, "parse(print(g)) != g for:\n{}", printed);
         prop_assert_eq!(print_game(&parsed), printed);
+    }
+
+    #[test]
+    fn formatting_keeps_comments_anywhere_between_tokens(
+        g in game(),
+        picks in prop::collection::vec(any::<prop::sample::Index>(), 1..8),
+    ) {
+        // Spaces and line ends between tokens, outside pragmas (an
+        // unknown pragma keeps its raw text, comments included).
+        let printed = print_game(&g);
+        let mut places = Vec::new();
+        let mut in_pragma = false;
+        for (offset, c) in printed.char_indices() {
+            match c {
+                '@' => in_pragma = true,
+                ';' => in_pragma = false,
+                ' ' | '\n' if !in_pragma => places.push(offset),
+                _ => {}
+            }
+        }
+        prop_assume!(!places.is_empty());
+        let mut chosen: Vec<usize> = picks.iter().map(|p| places[p.index(places.len())]).collect();
+        chosen.sort_unstable();
+        chosen.dedup();
+        let mut text = printed;
+        for (k, &offset) in chosen.iter().enumerate().rev() {
+            text.insert_str(offset, &format!(" // note {k}\n"));
+        }
+        let parsed = parse_game(&text).unwrap();
+        prop_assert_eq!(&parsed, &g);
+        let once = print_game_with_comments(&parsed, &text);
+        let reparsed = parse_game(&once).unwrap();
+        prop_assert_eq!(&reparsed, &g, "formatting changed the game:\n{}", once);
+        let texts = |t: &str| {
+            let mut v: Vec<_> = source_comments(t).into_iter().map(|c| c.text).collect();
+            v.sort();
+            v
+        };
+        prop_assert_eq!(texts(&once), texts(&text), "a comment was lost:\n{}", once);
+        prop_assert_eq!(print_game_with_comments(&reparsed, &once), once);
     }
 
     #[test]

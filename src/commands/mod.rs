@@ -26,7 +26,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     }
     match cli.command {
         Command::Check { file } => check::run(&file),
-        Command::Fmt { file, check } => fmt::run(&file, check),
+        Command::Fmt { file, check, write } => fmt::run(&file, fmt::Mode::new(check, write)),
         Command::Translate {
             file,
             output,
