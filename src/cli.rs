@@ -159,6 +159,14 @@ pub enum Command {
         /// Stop after this many seconds per comparison, saying how deep it got.
         #[arg(long, value_name = "SECS", value_parser = positive_seconds)]
         time_limit: Option<Duration>,
+        /// Compare FILE with another game file (any language) instead of
+        /// FILE's own models: each runs on its default model.
+        #[arg(long, value_name = "OTHER")]
+        against: Option<PathBuf>,
+        /// Also check the agreed counts against a perft table (corpus
+        /// format: game, depth, count).
+        #[arg(long, value_name = "TABLE")]
+        expected: Option<PathBuf>,
         #[command(flatten)]
         model: ModelArgs,
     },

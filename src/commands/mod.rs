@@ -90,8 +90,16 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             file,
             depth,
             time_limit,
+            against,
+            expected,
             model,
-        } => verify::run(&file, depth, time_limit, &model),
+        } => {
+            let checks = verify::Checks {
+                against: against.as_deref(),
+                expected: expected.as_deref(),
+            };
+            verify::run(&file, depth, time_limit, &checks, &model)
+        }
         Command::Preprocess { file } => preprocess::run(&file),
         Command::Play {
             file,

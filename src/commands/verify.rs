@@ -1,9 +1,11 @@
-//! `rgw verify FILE --depth D`: differential perft of a file's models.
+//! `rgw verify FILE --depth D`: differential perft of a file's models, or
+//! of two files (`--against OTHER`), optionally checked against a perft
+//! table (`--expected TABLE`).
 //!
-//! RBG: the native interpreter against the RG translation. GDL: the native
-//! reasoner against the propnet model and against the RG translation. RG
-//! and HRG (no native semantics): the RG game against its optimized form,
-//! which checks that the optimizer preserved the game tree.
+//! RBG and HRG: the native interpreter against the RG translation. GDL:
+//! the native reasoner against the propnet model and against the RG
+//! translation. RG (no native semantics): the RG game against its
+//! optimized form, which checks that the optimizer preserved the game tree.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -12,13 +14,21 @@ use std::time::Duration;
 use rg_core::model::Budget;
 
 use crate::cli::ModelArgs;
-use crate::pipeline::comparisons::comparisons;
-use crate::source::{CliError, Source};
+use crate::pipeline::comparisons::{against_file, comparisons};
+use crate::pipeline::expected::{compare, ExpectedTable};
+use crate::source::{CliError, Language, Source};
+
+/// What to compare FILE's models with, besides each other.
+pub struct Checks<'a> {
+    pub against: Option<&'a Path>,
+    pub expected: Option<&'a Path>,
+}
 
 pub fn run(
     path: &Path,
     depth: u32,
     time_limit: Option<Duration>,
+    checks: &Checks<'_>,
     args: &ModelArgs,
 ) -> Result<ExitCode, CliError> {
     if let Some(via) = &args.via {
@@ -27,14 +37,35 @@ pub fn run(
         )));
     }
     let source = Source::read(path)?;
+    // Read the table first: a malformed table is reported before any work.
+    let table = checks.expected.map(ExpectedTable::read).transpose()?;
     let budget = || time_limit.map_or_else(Budget::unlimited, Budget::with_time_limit);
-    let verdicts = comparisons(&source, depth, args, &budget)?;
+    let verdicts = match checks.against {
+        Some(other) => {
+            let other = Source::read(other)?;
+            let verdict = against_file(&source, &other, depth, args, budget())?;
+            let one_is_gdl =
+                (source.language == Language::Gdl) != (other.language == Language::Gdl);
+            if one_is_gdl && !verdict.1.agrees() {
+                eprintln!(
+                    "note: a GDL game counts every role's move (noop included) as a ply, so its \
+                     perft matches another language's only at full rounds; compare it with \
+                     its own RG translation here, or use `rgw perft --joint` across languages"
+                );
+            }
+            vec![verdict]
+        }
+        None => comparisons(&source, depth, args, &budget)?,
+    };
     let mut all_agree = true;
     let mut complete = true;
     for (what, verdict) in &verdicts {
         println!("{}: {what}: {verdict}", source.name());
         all_agree &= verdict.agrees();
         complete &= verdict.agreed().len() > depth as usize;
+    }
+    if let Some(table) = &table {
+        all_agree &= expected_counts_agree(&source, table, &verdicts);
     }
     if all_agree && !complete {
         // As perft does: a run cut short by a limit did not verify what
@@ -49,4 +80,26 @@ pub fn run(
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Checks the counts every comparison agreed on against the table, and
+/// prints the result; a file the table does not list fails.
+fn expected_counts_agree(
+    source: &Source,
+    table: &ExpectedTable,
+    verdicts: &[(String, rg_core::verify::Verdict)],
+) -> bool {
+    let expected = table.counts_for(&source.path);
+    let name = table.path().display();
+    if expected.is_empty() {
+        println!("{}: {name}: no row for this game", source.name());
+        return false;
+    }
+    let mut agrees = true;
+    for (what, verdict) in verdicts {
+        let comparison = compare(&expected, verdict.agreed());
+        println!("{}: {what}: {name}: {comparison}", source.name());
+        agrees &= comparison.agrees();
+    }
+    agrees
 }

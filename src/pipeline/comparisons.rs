@@ -9,7 +9,10 @@
 use rg_core::model::{Budget, ForwardModel};
 use rg_core::verify::{verify, Verdict};
 
-use super::models::{engine_for, gdl_reasoner, hrg_interpreter, propnet_model, rbg_interpreter};
+use super::models::{
+    engine_for, gdl_reasoner, hrg_interpreter, propnet_model, rbg_interpreter, with_model,
+    ModelTask,
+};
 use super::{optimizing, translation};
 use crate::cli::ModelArgs;
 use crate::source::{CliError, Language, Source};
@@ -105,4 +108,71 @@ pub fn against_native(
     };
     let engine = engine_for(source, game, args)?;
     Ok(Some(native.against(&engine, depth, budget)))
+}
+
+/// `verify A --against B`: A's default model against B's, each file in
+/// its own language. The verdict names the first move prefix where they
+/// differ (moves are matched by their text, so localizing a difference
+/// needs the two files to name moves alike).
+pub fn against_file(
+    left: &Source,
+    right: &Source,
+    depth: u32,
+    args: &ModelArgs,
+    budget: Budget,
+) -> Result<(String, Verdict), CliError> {
+    with_model(
+        left,
+        args,
+        LeftModel {
+            right,
+            depth,
+            args,
+            budget,
+        },
+    )
+}
+
+/// Holds the right file while the left model is built.
+struct LeftModel<'a> {
+    right: &'a Source,
+    depth: u32,
+    args: &'a ModelArgs,
+    budget: Budget,
+}
+
+impl ModelTask for LeftModel<'_> {
+    type Output = (String, Verdict);
+    fn run<M: ForwardModel>(self, left: &M, description: &str) -> Result<Self::Output, CliError> {
+        with_model(
+            self.right,
+            self.args,
+            RightModel {
+                left,
+                left_description: description,
+                depth: self.depth,
+                budget: self.budget,
+            },
+        )
+    }
+}
+
+/// Runs the comparison once both models are built.
+struct RightModel<'a, L> {
+    left: &'a L,
+    left_description: &'a str,
+    depth: u32,
+    budget: Budget,
+}
+
+impl<L: ForwardModel> ModelTask for RightModel<'_, L> {
+    type Output = (String, Verdict);
+    fn run<M: ForwardModel>(
+        mut self,
+        right: &M,
+        description: &str,
+    ) -> Result<Self::Output, CliError> {
+        let what = format!("{} vs {description}", self.left_description);
+        Ok((what, verify(self.left, right, self.depth, &mut self.budget)))
+    }
 }

@@ -1,8 +1,10 @@
 //! What the subcommands share: translating a file to checked RG, running
 //! the optimizer, choosing the model that runs a game (`--via`), the
-//! differential comparisons, and perft on several threads.
+//! differential comparisons, perft on several threads, and expected-count
+//! tables.
 
 pub mod comparisons;
+pub mod expected;
 pub mod models;
 pub mod optimizing;
 pub mod parallel_perft;
