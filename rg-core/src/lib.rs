@@ -10,6 +10,7 @@ pub mod diag;
 pub mod dot;
 pub mod engine;
 pub mod fx_hash;
+pub mod joint;
 pub mod model;
 pub mod opt;
 pub mod parallel;

@@ -4,6 +4,7 @@
 pub mod ast;
 pub mod lower;
 pub mod parse;
+pub mod prover;
 pub mod reasoner;
 
 pub use parse::{parse, Parsed};
@@ -15,6 +16,7 @@ pub mod to_datalog;
 pub mod validate;
 
 pub use lower::{lower, translate, Translation, TranslationStats};
+pub use prover::{Prover, ProverLimits, ProverState};
 pub use reasoner::{joint_perft, GdlMove, Reasoner, ReasonerLimits, ReasonerState};
 pub use to_datalog::to_datalog;
 pub use validate::{load, validate, Game};
