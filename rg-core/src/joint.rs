@@ -127,8 +127,8 @@ mod tests {
         assert_eq!(count(1), 2);
         // Round 1: 2 successors, each with 2 x 2 options.
         assert_eq!(count(2), 8);
-        // Round 2: of the 8, the one after (1, 1) is a dead end; 7 x 3 x 2.
-        assert_eq!(count(3), 42);
+        // Round 2: of the 8, the two reached by (1, 1) are dead ends; 6 x 3 x 2.
+        assert_eq!(count(3), 36);
         // Round 3 is terminal.
         assert_eq!(count(4), 0);
     }
