@@ -55,9 +55,9 @@ fn hrg(path: &str, depth: u32) -> (Vec<u64>, Vec<u64>) {
 fn gdl(path: &str, depth: u32) -> (Vec<u64>, Vec<u64>) {
     let text = corpus(path);
     let game = gdl::load(&text).unwrap();
-    let reasoner = gdl::Reasoner::new(&game).unwrap();
+    let reasoner = gdl::Prover::new(&game.description).unwrap();
     let joint = (0..=depth)
-        .map(|d| gdl::joint_perft(&reasoner, d, &mut Budget::unlimited()).unwrap())
+        .map(|d| rg_core::joint::joint_perft(&reasoner, d, &mut Budget::unlimited()).unwrap())
         .collect();
     let roles = game.roles.len() as u32;
     let translated = gdl::translate(&text, &propnet::GroundingLimits::default())

@@ -7,7 +7,8 @@
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 
-use rg_core::model::{Budget, ForwardModel, LimitError, ModelError, Player};
+use rg_core::joint::SimultaneousModel;
+use rg_core::model::{ForwardModel, ModelError, Player};
 
 use crate::datalog::Program;
 use crate::ground::{ground, GroundProgram, GroundingError, GroundingLimits, TermId};
@@ -23,7 +24,8 @@ struct Action {
     input: Option<u32>,
 }
 
-struct StateCore {
+/// A state between rounds (its base propositions), with its evaluation.
+pub struct StateCore {
     bits: Box<[u64]>,
     values: OnceLock<Box<[u8]>>,
 }
@@ -261,58 +263,36 @@ impl PropnetModel {
             .iter()
             .any(|&f| self.program.terms.display(&self.program.symbols, f) == fact)
     }
+}
 
-    /// Classic joint-move perft (gdl.md §4.1).
-    pub fn joint_perft(&self, depth: u32, budget: &mut Budget) -> Result<u64, LimitError> {
-        self.joint_perft_from(
-            &PropnetModel::core(self.initial_bits.to_vec()),
-            depth,
-            budget,
-        )
+/// Joint moves for classic GDL perft (`rg_core::joint::joint_perft`).
+impl SimultaneousModel for PropnetModel {
+    type Round = Arc<StateCore>;
+    /// An action index into the role's action list.
+    type Action = u32;
+
+    fn initial_round(&self) -> Result<Arc<StateCore>, ModelError> {
+        Ok(PropnetModel::core(self.initial_bits.to_vec()))
     }
 
-    fn joint_perft_from(
-        &self,
-        core: &StateCore,
-        depth: u32,
-        budget: &mut Budget,
-    ) -> Result<u64, LimitError> {
-        if depth == 0 {
-            return Ok(1);
-        }
-        budget.tick()?;
-        let values = self.values(core);
+    fn joint_options(&self, round: &Arc<StateCore>) -> Result<Option<Vec<Vec<u32>>>, ModelError> {
+        let values = self.values(round);
         if self.terminal(values) {
-            return Ok(0);
+            return Ok(None);
         }
-        let legal: Vec<Vec<u32>> = (0..self.actions.len())
-            .map(|r| self.legal_indices(values, r).collect())
-            .collect();
-        if legal.iter().any(Vec::is_empty) {
-            return Ok(0);
-        }
-        if depth == 1 {
-            return Ok(legal.iter().map(|a| a.len() as u64).product());
-        }
-        let mut total = 0;
-        let mut indices = vec![0usize; legal.len()];
-        loop {
-            let choices: Vec<u32> = indices.iter().zip(&legal).map(|(&i, a)| a[i]).collect();
-            let next = self.successor(core, &choices);
-            total += self.joint_perft_from(&next, depth - 1, budget)?;
-            let mut k = legal.len();
-            loop {
-                if k == 0 {
-                    return Ok(total);
-                }
-                k -= 1;
-                indices[k] += 1;
-                if indices[k] < legal[k].len() {
-                    break;
-                }
-                indices[k] = 0;
-            }
-        }
+        Ok(Some(
+            (0..self.actions.len())
+                .map(|r| self.legal_indices(values, r).collect())
+                .collect(),
+        ))
+    }
+
+    fn joint_successor(
+        &self,
+        round: &Arc<StateCore>,
+        actions: &[u32],
+    ) -> Result<Arc<StateCore>, ModelError> {
+        Ok(self.successor(round, actions))
     }
 }
 

@@ -134,7 +134,10 @@ fn the_coin_game_plays_with_hidden_sequential_choices() {
         .collect();
     // gdl.md §7.8: RG (alice, bob) perft 1, 2, 4, 0, 0.
     assert_eq!(counts, vec![1, 2, 4, 0, 0]);
-    assert_eq!(model.joint_perft(1, &mut Budget::unlimited()).unwrap(), 4);
+    assert_eq!(
+        rg_core::joint::joint_perft(&model, 1, &mut Budget::unlimited()).unwrap(),
+        4
+    );
     let mut state = initial;
     let mut moves = Vec::new();
     for _ in 0..2 {

@@ -145,8 +145,8 @@ fn joint_series(
     for d in 0..=depth {
         let start = std::time::Instant::now();
         let count = match (&reasoner, &propnet) {
-            (Some(r), _) => gdl::joint_perft(r, d, &mut budget),
-            (_, Some(p)) => p.joint_perft(d, &mut budget),
+            (Some(r), _) => rg_core::joint::joint_perft(r, d, &mut budget),
+            (_, Some(p)) => rg_core::joint::joint_perft(p, d, &mut budget),
             _ => unreachable!("one model is built"),
         };
         match count {

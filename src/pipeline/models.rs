@@ -148,9 +148,9 @@ pub fn gdl_game(source: &Source) -> Result<gdl::Game, CliError> {
     gdl::load(&source.text).map_err(|d| source.invalid(&d))
 }
 
-pub fn gdl_reasoner(source: &Source) -> Result<gdl::Reasoner, CliError> {
+pub fn gdl_reasoner(source: &Source) -> Result<gdl::Prover, CliError> {
     let game = gdl_game(source)?;
-    gdl::Reasoner::new(&game).map_err(|e| runtime_error(source, e))
+    gdl::Prover::new(&game.description).map_err(|e| runtime_error(source, e))
 }
 
 pub fn propnet_model(source: &Source) -> Result<propnet::PropnetModel, CliError> {

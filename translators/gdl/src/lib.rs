@@ -1,11 +1,11 @@
-//! GDL (KIF) front end: parser, validation, the native non-ground
-//! [`Reasoner`] and the conversion to the Datalog of `propnet`.
+//! GDL (KIF) front end: parser, validation, the native top-down
+//! [`Prover`], the conversion to the Datalog of `propnet` and the lowering
+//! to RG.
 
 pub mod ast;
 pub mod lower;
 pub mod parse;
 pub mod prover;
-pub mod reasoner;
 
 pub use parse::{parse, Parsed};
 pub mod deps;
@@ -17,6 +17,5 @@ pub mod validate;
 
 pub use lower::{lower, translate, Translation, TranslationStats};
 pub use prover::{Prover, ProverLimits, ProverState};
-pub use reasoner::{joint_perft, GdlMove, Reasoner, ReasonerLimits, ReasonerState};
 pub use to_datalog::to_datalog;
 pub use validate::{load, validate, Game};

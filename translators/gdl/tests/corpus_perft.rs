@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use gdl::Reasoner;
+use gdl::Prover;
 use propnet::{GroundingLimits, PropnetModel};
 use rg_core::model::{perft, Budget, ForwardModel};
 
@@ -38,7 +38,7 @@ fn check_game(file: &std::path::Path, table: &[testkit::PerftRow]) -> Result<(),
     let name = file.file_name().unwrap().to_string_lossy().into_owned();
     let game = load(file);
     let expected = testkit::expected_perft(table, &format!("kif/{name}"), MAX_REFERENCE_MILLIS);
-    let reasoner = match Reasoner::new(&game) {
+    let reasoner = match Prover::new(&game.description) {
         Ok(r) => Some(r),
         Err(e) if REASONER_LIMITED.contains(&name.as_str()) => {
             if !e.message.contains("limit") {
@@ -195,7 +195,7 @@ fn rg_order_vectors_of_the_specification() {
             return;
         };
         let depth = expected.len() as u32 - 1;
-        let reasoner = Reasoner::new(&game).unwrap();
+        let reasoner = Prover::new(&game.description).unwrap();
         assert_eq!(
             sequential_vector(&reasoner, depth),
             *expected,
@@ -223,7 +223,7 @@ fn tic_tac_toe_full_rg_vector() {
     ];
     let model = PropnetModel::new(&gdl::to_datalog(&game), &limits()).unwrap();
     assert_eq!(sequential_vector(&model, 18), expected);
-    let reasoner = Reasoner::new(&game).unwrap();
+    let reasoner = Prover::new(&game.description).unwrap();
     assert_eq!(sequential_vector(&reasoner, 10), expected[..=10]);
 }
 
@@ -248,17 +248,17 @@ fn joint_perft_vectors() {
             return;
         };
         let model = PropnetModel::new(&gdl::to_datalog(&game), &limits()).unwrap();
-        let reasoner = Reasoner::new(&game).unwrap();
+        let reasoner = Prover::new(&game.description).unwrap();
         for (depth, &count) in expected.iter().enumerate() {
             let depth = depth as u32;
             assert_eq!(
-                model.joint_perft(depth, &mut budget()).unwrap(),
+                rg_core::joint::joint_perft(&model, depth, &mut budget()).unwrap(),
                 count,
                 "{name} propnet d{depth}"
             );
             if depth <= 6 {
                 assert_eq!(
-                    gdl::joint_perft(&reasoner, depth, &mut budget()).unwrap(),
+                    rg_core::joint::joint_perft(&reasoner, depth, &mut budget()).unwrap(),
                     count,
                     "{name} reasoner d{depth}"
                 );
@@ -280,19 +280,19 @@ fn team_corpus_matches_its_perft_table() {
         let rows = testkit::expected_perft(&table, &name, f64::INFINITY);
         assert!(!rows.is_empty(), "{name} has no perft rows");
         let model = PropnetModel::new(&gdl::to_datalog(&game), &limits()).unwrap();
-        let reasoner = Reasoner::new(&game).unwrap();
+        let reasoner = Prover::new(&game.description).unwrap();
         let roles = reasoner.player_names().len() as u32;
         for (depth, count) in rows {
             if count <= 2_000_000 {
                 assert_eq!(
-                    model.joint_perft(depth, &mut budget()).unwrap(),
+                    rg_core::joint::joint_perft(&model, depth, &mut budget()).unwrap(),
                     count,
                     "{name} propnet d{depth}"
                 );
             }
             if count <= 20_000 {
                 assert_eq!(
-                    gdl::joint_perft(&reasoner, depth, &mut budget()).unwrap(),
+                    rg_core::joint::joint_perft(&reasoner, depth, &mut budget()).unwrap(),
                     count,
                     "{name} reasoner d{depth}"
                 );

@@ -91,7 +91,7 @@ proptest! {
             Ok(game) => game,
             Err(e) => return Err(TestCaseError::fail(format!("generated game invalid: {:?}\n{text}", e[0].message))),
         };
-        let reasoner = gdl::Reasoner::new(&game).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let reasoner = gdl::Prover::new(&game.description).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let model = PropnetModel::new(&gdl::to_datalog(&game), &GroundingLimits::default())
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         let roles = reasoner.player_names().len() as u32;
@@ -115,7 +115,7 @@ proptest! {
             pn.sort();
             prop_assert_eq!(&rn, &pn, "{}", text);
             let Some(last) = rn.last() else { break };
-            let r_move = *rm.iter().find(|m| &reasoner.format_move(m) == last).unwrap();
+            let r_move = rm.iter().find(|m| &reasoner.format_move(m) == last).unwrap().clone();
             let p_move = *pm.iter().find(|m| &model.format_move(m) == last).unwrap();
             reasoner.apply(&mut rs, &r_move).unwrap();
             model.apply(&mut ps, &p_move).unwrap();
@@ -138,7 +138,7 @@ proptest! {
     fn front_end_never_panics(text in "[()?;a-c<=not rdiv \n\"#.0-9:&~,-]{0,80}") {
         match gdl::load(&text) {
             Ok(game) => {
-                let _ = gdl::Reasoner::new(&game);
+                let _ = gdl::Prover::new(&game.description);
             }
             Err(diagnostics) => {
                 prop_assert!(!diagnostics.is_empty());
@@ -170,7 +170,7 @@ proptest! {
     fn reasoner_and_translation_agree(text in game()) {
         use rg_core::engine::{Engine, EngineOptions};
         let game = gdl::load(&text).map_err(|e| TestCaseError::fail(e[0].message.clone()))?;
-        let reasoner = gdl::Reasoner::new(&game).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let reasoner = gdl::Prover::new(&game.description).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let t = gdl::translate(&text, &GroundingLimits::default())
             .map_err(|e| TestCaseError::fail(format!("{}\n{text}", e[0].message)))?;
         let engine = Engine::new(&t.game, EngineOptions::default())
@@ -195,7 +195,7 @@ proptest! {
             en.sort();
             prop_assert_eq!(&rn, &en, "{}", text);
             let Some(last) = rn.last() else { break };
-            let r_move = *rm.iter().find(|m| &reasoner.format_move(m) == last).unwrap();
+            let r_move = rm.iter().find(|m| &reasoner.format_move(m) == last).unwrap().clone();
             let e_move = em.iter().find(|m| &engine.format_move(m) == last).unwrap().clone();
             reasoner.apply(&mut rs, &r_move).unwrap();
             engine.apply(&mut es, &e_move).unwrap();

@@ -92,7 +92,7 @@ fn check_game(file: &std::path::Path, table: &[testkit::PerftRow]) -> Result<Out
         .map_err(|e| format!("engine: {}", e[0].message))?;
     let engine_time = lap();
     let propnet = PropnetModel::from_ground(ground);
-    let reasoner = gdl::Reasoner::new(&game).map_err(|e| e.to_string())?;
+    let reasoner = gdl::Prover::new(&game.description).map_err(|e| e.to_string())?;
     let models = lap();
     if engine.player_names() != reasoner.player_names() {
         return Err(format!(

@@ -37,7 +37,7 @@ fn check(name: &str, max_joint: u32, rounds: u32) {
         assert_eq!(got, count, "{name}: RG perft at depth {}", k * n);
     }
     let game = gdl::load(&source(name)).unwrap();
-    let reasoner = gdl::Reasoner::new(&game).unwrap();
+    let reasoner = gdl::Prover::new(&game.description).unwrap();
     let mut budget = Budget::with_time_limit(Duration::from_secs(60));
     let verdict = verify(&reasoner, &engine, rounds * n, &mut budget);
     assert!(verdict.agrees(), "{name}: {verdict}");

@@ -163,7 +163,7 @@ mod tests {
     fn agrees_with_reasoner(source: &str, max: u32) -> Vec<u64> {
         let t = translated(source);
         let game = crate::load(source).unwrap();
-        let reasoner = crate::Reasoner::new(&game).unwrap();
+        let reasoner = crate::Prover::new(&game.description).unwrap();
         let verdict = verify(&reasoner, &engine(&t), max, &mut Budget::unlimited());
         assert!(verdict.agrees(), "{verdict}\n{}", print_game(&t.game));
         verdict.agreed().to_vec()

@@ -31,10 +31,10 @@ use rg_core::joint::SimultaneousModel;
 use rg_core::model::{ForwardModel, ModelError, Player};
 
 pub use solve::ProverLimits;
+pub use terms::Ground;
 
 use program::{Level, Program, RelId};
 use solve::{Facts, Solver, Subgoal, Tables};
-use terms::Ground;
 
 use crate::ast::Description;
 

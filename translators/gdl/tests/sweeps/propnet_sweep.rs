@@ -39,7 +39,7 @@ fn propnet_sweep() {
         };
         let roles = game.roles.len();
         let t = Instant::now();
-        let reasoner = gdl::Reasoner::new(&game);
+        let reasoner = gdl::Prover::new(&game.description);
         let reasoner_time = t.elapsed();
         let reasoner_cell = match &reasoner {
             Ok(_) => format!("{:.2} s", reasoner_time.as_secs_f64()),

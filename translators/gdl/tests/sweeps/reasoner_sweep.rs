@@ -27,7 +27,7 @@ fn reasoner_sweep() {
                 continue;
             }
         };
-        let reasoner = match gdl::Reasoner::new(&game) {
+        let reasoner = match gdl::Prover::new(&game.description) {
             Ok(r) => r,
             Err(e) => {
                 println!("{name}: reasoner error {e}");

@@ -17,16 +17,16 @@ fn print_team_corpus_perft() {
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
         let source = std::fs::read_to_string(&file).unwrap();
         let game = gdl::load(&source).unwrap_or_else(|e| panic!("{name}: {e:?}"));
-        let reasoner = gdl::Reasoner::new(&game).unwrap();
+        let reasoner = gdl::Prover::new(&game.description).unwrap();
         let model =
             PropnetModel::new(&gdl::to_datalog(&game), &GroundingLimits::default()).unwrap();
         for depth in 0..=max_depth {
             let t = Instant::now();
             let mut budget = Budget::with_time_limit(Duration::from_secs(120));
-            let p = model.joint_perft(depth, &mut budget);
+            let p = rg_core::joint::joint_perft(&model, depth, &mut budget);
             let tp = t.elapsed();
             let t = Instant::now();
-            let r = gdl::joint_perft(
+            let r = rg_core::joint::joint_perft(
                 &reasoner,
                 depth,
                 &mut Budget::with_time_limit(Duration::from_secs(120)),

@@ -44,7 +44,7 @@ fn translate_speed() {
     println!("{:?}", t.stats);
     let engine = Engine::new(&t.game, EngineOptions::default()).unwrap();
     let game = gdl::load(&source).unwrap();
-    let reasoner = gdl::Reasoner::new(&game).unwrap();
+    let reasoner = gdl::Prover::new(&game.description).unwrap();
     let propnet = PropnetModel::new(&gdl::to_datalog(&game), &GroundingLimits::default()).unwrap();
     if std::env::var("ONLY_RG").is_ok() {
         for d in 0..=depth {

@@ -68,7 +68,7 @@ fn translate_sweep() {
         let roles = game.roles.len() as u32;
         let expected = testkit::expected_perft(&table, &format!("kif/{name}"), f64::INFINITY);
         let start = Instant::now();
-        let reasoner = gdl::Reasoner::new(&game);
+        let reasoner = gdl::Prover::new(&game.description);
         let reasoner_time = start.elapsed().as_secs_f64();
         let (reasoner_cell, reasoner_rows) = match &reasoner {
             Ok(r) => (
