@@ -3,6 +3,8 @@
 pub mod datalog;
 pub mod ground;
 pub mod naming;
+#[cfg(feature = "planted-bugs")]
+pub mod planted;
 
 pub use ground::{ground, GroundProgram, GroundingError, GroundingLimits};
 pub mod model;

@@ -705,6 +705,8 @@ impl Grounder<'_> {
                 };
                 let head = atom_of(c.head, row, &self.tables, &self.relations);
                 let mut body = Vec::new();
+                #[cfg(feature = "planted-bugs")]
+                let mut planted_drop = false;
                 for literal in &rule.body {
                     let (atom, positive) = match literal {
                         Literal::Positive(a) => (a, true),
@@ -732,8 +734,19 @@ impl Grounder<'_> {
                         // A positive literal matched P, so it has a row.
                         (None, true) => {}
                         // Never possibly true: the negation always holds.
-                        (None, false) => {}
+                        (None, false) => {
+                            #[cfg(feature = "planted-bugs")]
+                            {
+                                planted_drop |= crate::planted::is_planted(
+                                    crate::planted::PlantedBug::DropRulesWithImpossibleNegation,
+                                );
+                            }
+                        }
                     }
+                }
+                #[cfg(feature = "planted-bugs")]
+                if planted_drop {
+                    continue;
                 }
                 body.sort_unstable();
                 body.dedup();
