@@ -56,6 +56,10 @@ pub enum Command {
         /// model (default: the machine's cores; 1 counts on one thread).
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
+        /// Print the count at DEPTH below each first move (in the order
+        /// the model generates them) and the total, instead of every depth.
+        #[arg(long)]
+        divide: bool,
     },
     /// Run random playouts and report their speed and outcomes.
     Play {

@@ -85,7 +85,19 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             time_limit,
             joint,
             threads,
-        } => perft::run(&file, depth, &model, json, time_limit, joint, threads),
+            divide,
+        } => perft::run(
+            &file,
+            &model,
+            &perft::PerftOptions {
+                depth,
+                json,
+                time_limit,
+                joint,
+                threads,
+                divide,
+            },
+        ),
         Command::Verify {
             file,
             depth,

@@ -7,12 +7,15 @@
 
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use rg_core::model::Budget;
 
 use crate::cli::ModelArgs;
 use crate::pipeline::comparisons::comparisons;
+use crate::pipeline::interrupt::{self, EXIT_INTERRUPTED};
+use crate::pipeline::live::Live;
 use crate::source::{CliError, Source};
 
 pub fn run(
@@ -27,14 +30,30 @@ pub fn run(
         )));
     }
     let source = Source::read(path)?;
-    let budget = || time_limit.map_or_else(Budget::unlimited, Budget::with_time_limit);
-    let verdicts = comparisons(&source, depth, args, &budget)?;
+    let progress = interrupt::progress();
+    let budget = || {
+        time_limit
+            .map_or_else(Budget::unlimited, Budget::with_time_limit)
+            .with_progress(Arc::clone(&progress))
+    };
+    let live = Live::start(&progress);
+    live.stage(format!("verifying up to depth {depth}"));
+    let verdicts = comparisons(&source, depth, args, &budget);
+    live.finish();
+    let verdicts = verdicts?;
     let mut all_agree = true;
     let mut complete = true;
     for (what, verdict) in &verdicts {
         println!("{}: {what}: {verdict}", source.name());
         all_agree &= verdict.agrees();
         complete &= verdict.agreed().len() > depth as usize;
+    }
+    if interrupt::interrupted() {
+        eprintln!(
+            "{}: interrupted: not verified to depth {depth}",
+            source.name()
+        );
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
     if all_agree && !complete {
         // As perft does: a run cut short by a limit did not verify what

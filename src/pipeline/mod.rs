@@ -1,8 +1,11 @@
 //! What the subcommands share: translating a file to checked RG, running
 //! the optimizer, choosing the model that runs a game (`--via`), the
-//! differential comparisons, and perft on several threads.
+//! differential comparisons, perft on several threads, Ctrl-C, and the
+//! live progress line.
 
 pub mod comparisons;
+pub mod interrupt;
+pub mod live;
 pub mod models;
 pub mod optimizing;
 pub mod parallel_perft;
