@@ -129,10 +129,15 @@ pub enum Command {
         /// (the deepest depth reached within the time limit is reported).
         #[arg(long, value_name = "D")]
         verify_depth: Option<u32>,
-        /// Time allowed per game for verification, in seconds (translation
-        /// is bounded by its own limits, e.g. GDL grounding's).
+        /// Time allowed per game for translation (GDL grounding included),
+        /// and again for verification, in seconds; a worker still busy
+        /// a few seconds after it is stopped.
         #[arg(long, value_name = "SECS", value_parser = positive_seconds, default_value = "60")]
         time_limit: Duration,
+        /// Memory cap of each game's worker process, in MB (its address
+        /// space; default: half of the machine's memory).
+        #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
+        memory_limit: Option<u64>,
         /// Games converted in parallel (default: the number of CPUs).
         #[arg(long, value_name = "N")]
         jobs: Option<usize>,
@@ -163,6 +168,23 @@ pub enum Command {
         /// Stop after this many seconds per comparison, saying how deep it got.
         #[arg(long, value_name = "SECS", value_parser = positive_seconds)]
         time_limit: Option<Duration>,
+        #[command(flatten)]
+        model: ModelArgs,
+    },
+    /// Internal: convert one game in a worker process of `rgw convert`.
+    #[command(name = "__convert-one", hide = true)]
+    ConvertOne {
+        file: PathBuf,
+        #[arg(long)]
+        library: PathBuf,
+        #[arg(short, long)]
+        output: PathBuf,
+        #[arg(long)]
+        output_name: PathBuf,
+        #[arg(long)]
+        verify_depth: Option<u32>,
+        #[arg(long, value_parser = positive_seconds)]
+        time_limit: Duration,
         #[command(flatten)]
         model: ModelArgs,
     },
