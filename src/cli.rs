@@ -32,6 +32,10 @@ pub enum Command {
         file: PathBuf,
         #[command(flatten)]
         model: ModelArgs,
+        /// GDL: the joint moves of the first step (one action per role on
+        /// each line) instead of the sequential per-role moves.
+        #[arg(long)]
+        joint: bool,
     },
     /// Count the game tree's leaves at every depth up to DEPTH (rg.md §6).
     Perft {

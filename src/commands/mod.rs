@@ -99,7 +99,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             time_limit,
             model,
         }),
-        Command::Moves { file, model } => moves::run(&file, &model),
+        Command::Moves { file, model, joint } => moves::run(&file, &model, joint),
         Command::Perft {
             file,
             depth,
