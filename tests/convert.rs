@@ -456,11 +456,13 @@ fn a_crashing_worker_is_its_games_failure_and_the_run_goes_on() {
 }
 
 /// Ctrl-C (SIGINT) during a conversion writes the report of the games
-/// done so far, marked incomplete, and exits 130.
+/// done so far, marked incomplete, and exits 130. As from a terminal, the
+/// signal goes to the whole process group: rgw and its running worker.
 #[cfg(unix)]
 #[test]
 fn ctrl_c_writes_the_report_of_the_games_done() {
     use std::io::{BufRead, BufReader, Read};
+    use std::os::unix::process::CommandExt;
     let dir = TempDir::new("convert-interrupt");
     let ttt = team_file("rbg/ticTacToe.rbg");
     dir.write("lib/a.rbg", &ttt);
@@ -480,6 +482,7 @@ fn ctrl_c_writes_the_report_of_the_games_done() {
             "1",
         ])
         .env("RGW_TEST_CRASH", "hang:z-hang.rbg")
+        .process_group(0)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -493,9 +496,10 @@ fn ctrl_c_writes_the_report_of_the_games_done() {
         assert!(stderr.read_line(&mut line).unwrap() > 0, "{finished:?}");
         finished.push(line);
     }
-    let pid = libc::pid_t::try_from(child.id()).unwrap();
-    // SAFETY: signals the child this test started and still holds.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let group = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: signals the process group of the child this test started
+    // (and still holds) as its leader.
+    assert_eq!(unsafe { libc::kill(-group, libc::SIGINT) }, 0);
     let mut rest = String::new();
     stderr.read_to_string(&mut rest).unwrap();
     let status = child.wait().unwrap();

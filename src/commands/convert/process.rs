@@ -106,7 +106,13 @@ pub fn convert_in_worker(
     let stderr = stderr.and_then(|r| r.join().ok()).unwrap_or_default();
     let status = status?;
     if died_of_interrupt(status) {
-        return None;
+        // Ctrl-C reaches the whole process group: the parent's handler
+        // sets the flag at the same moment. A SIGINT meant for this worker
+        // alone is its failure.
+        std::thread::sleep(Duration::from_millis(200));
+        if interrupt::interrupted() {
+            return None;
+        }
     }
     if let Some(report) = finished {
         return Some(report);
