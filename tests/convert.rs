@@ -523,4 +523,13 @@ fn ctrl_c_writes_the_report_of_the_games_done() {
         md.contains("Incomplete: interrupted (Ctrl-C) after 2 of 3 games"),
         "{md}"
     );
+    // An interrupted run is no snapshot.
+    let again = dir.path.join("again").display().to_string();
+    let run = rgw(&["convert", &lib, "-o", &again, "--against", &out]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("holds an interrupted run"),
+        "{}",
+        run.stderr
+    );
 }

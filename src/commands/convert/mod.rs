@@ -102,6 +102,7 @@ pub fn run(options: &ConvertOptions) -> Result<ExitCode, CliError> {
                 previous.display()
             )));
         }
+        snapshot::refuse_incomplete(previous)?;
     }
     refuse_output_inside_library(options)?;
     let files = crate::source::game_files(&options.dir, Some(&options.out), false);

@@ -161,6 +161,7 @@ pub fn failure_line(library: &std::path::Path, game: &GameReport) -> String {
     if starts_with_position(error) {
         format!("{path}:{error}")
     } else {
+        let error = error.strip_prefix("error: ").unwrap_or(error);
         format!("{path}: {}: {error}", game.status.name())
     }
 }
