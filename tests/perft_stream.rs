@@ -211,6 +211,26 @@ fn divide_lists_moves_in_generation_order_and_in_json() {
         .all(|m| m["count"] == 56));
     let zero = rgw(&["perft", &team("rg/ticTacToe.rg"), "0", "--divide"]);
     assert_eq!(zero.stdout.trim(), "total: 1");
+    // A time limit keeps the moves counted, without a total, and exits 1.
+    let cut = rgw(&[
+        "perft",
+        &team("rbg/breakthrough.rbg"),
+        "9",
+        "--divide",
+        "--json",
+        "--time-limit",
+        "0.3",
+    ]);
+    assert_eq!(cut.code, 1, "{}", cut.stderr);
+    let json: serde_json::Value = serde_json::from_str(cut.stdout.trim()).unwrap();
+    assert_eq!(json["complete"], false, "{json}");
+    assert_eq!(json["stopped"], "time limit of 300.0ms reached", "{json}");
+    assert!(json.get("total").is_none(), "{json}");
+    assert!(
+        cut.stderr.contains("stopped by the time limit after"),
+        "{}",
+        cut.stderr
+    );
 }
 
 #[test]

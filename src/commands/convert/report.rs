@@ -246,3 +246,33 @@ pub fn terminal_table(
     }
     out.trim_end().to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn failed(file: &str, error: &str) -> GameReport {
+        GameReport::new(file.into(), "hrg").failed(error.into())
+    }
+
+    #[test]
+    fn failures_with_a_position_are_path_line_column() {
+        let game = failed("dir/bad.hrg", "4:9: error: Expression is not valid.");
+        assert_eq!(
+            failure_line(Path::new("lib"), &game),
+            "lib/dir/bad.hrg:4:9: error: Expression is not valid."
+        );
+        let game = failed("bad.kif", "error: grounding exceeded 3 atoms");
+        assert_eq!(
+            failure_line(Path::new("lib"), &game),
+            "lib/bad.kif: failed: grounding exceeded 3 atoms"
+        );
+        // A time is no position.
+        let game = failed("x.rbg", "12:30 is not a position");
+        assert_eq!(
+            failure_line(Path::new("lib"), &game),
+            "lib/x.rbg: failed: 12:30 is not a position"
+        );
+    }
+}
