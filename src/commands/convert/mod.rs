@@ -201,7 +201,7 @@ fn convert_all(
         ProgressBar::hidden()
     };
     bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {wide_msg}")
+        ProgressStyle::with_template("{elapsed_precise} [{bar:20}] {pos}/{len} {wide_msg}")
             .expect("valid template")
             .progress_chars("=> "),
     );
@@ -294,32 +294,37 @@ fn convert_all(
     (results, interrupt::interrupted())
 }
 
-/// `ok 3, failed 1, mismatched 0 — running: a.kif (translating, 12 s), ...`
+/// `a.kif (translating, 12 s), b.rbg (verifying, 3 s) | ok 3, failed 1,
+/// mismatched 0`: the running games first, so that a narrow terminal
+/// still shows them.
 fn progress_message(
     ok: usize,
     failed: usize,
     mismatch: usize,
     running: &Mutex<BTreeMap<usize, Running>>,
 ) -> String {
-    let mut message = format!("ok {ok}, failed {failed}, mismatched {mismatch}");
-    if let Ok(running) = running.lock() {
-        let names: Vec<String> = running
-            .values()
-            .map(|r| {
-                format!(
-                    "{} ({}, {} s)",
-                    r.file,
-                    r.phase.name(),
-                    r.since.elapsed().as_secs()
-                )
-            })
-            .collect();
-        if !names.is_empty() {
-            message.push_str(" — running: ");
-            message.push_str(&names.join(", "));
-        }
+    let counts = format!("ok {ok}, failed {failed}, mismatched {mismatch}");
+    let names: Vec<String> = running.lock().map_or_else(
+        |_| Vec::new(),
+        |running| {
+            running
+                .values()
+                .map(|r| {
+                    format!(
+                        "{} ({}, {} s)",
+                        r.file,
+                        r.phase.name(),
+                        r.since.elapsed().as_secs()
+                    )
+                })
+                .collect()
+        },
+    );
+    if names.is_empty() {
+        counts
+    } else {
+        format!("{} | {counts}", names.join(", "))
     }
-    message
 }
 
 fn relative_path(path: &Path, options: &ConvertOptions) -> PathBuf {
