@@ -32,6 +32,10 @@ pub enum Command {
         file: PathBuf,
         #[command(flatten)]
         model: ModelArgs,
+        /// GDL: the joint moves of the first step (one action per role on
+        /// each line) instead of the sequential per-role moves.
+        #[arg(long)]
+        joint: bool,
     },
     /// Count the game tree's leaves at every depth up to DEPTH (rg.md §6).
     Perft {
@@ -56,6 +60,10 @@ pub enum Command {
         /// model (default: the machine's cores; 1 counts on one thread).
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
+        /// Print the count at DEPTH below each first move (in the order
+        /// the model generates them) and the total, instead of every depth.
+        #[arg(long)]
+        divide: bool,
     },
     /// Run random playouts and report their speed and outcomes.
     Play {
@@ -125,10 +133,15 @@ pub enum Command {
         /// (the deepest depth reached within the time limit is reported).
         #[arg(long, value_name = "D")]
         verify_depth: Option<u32>,
-        /// Time allowed per game for verification, in seconds (translation
-        /// is bounded by its own limits, e.g. GDL grounding's).
+        /// Time allowed per game for translation (GDL grounding included),
+        /// and again for verification, in seconds; a worker still busy
+        /// a few seconds after it is stopped.
         #[arg(long, value_name = "SECS", value_parser = positive_seconds, default_value = "60")]
         time_limit: Duration,
+        /// Memory cap of each game's worker process, in MB (its address
+        /// space; default: half of the machine's memory).
+        #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
+        memory_limit: Option<u64>,
         /// Games converted in parallel (default: the number of CPUs).
         #[arg(long, value_name = "N")]
         jobs: Option<usize>,
@@ -167,6 +180,23 @@ pub enum Command {
         /// format: game, depth, count).
         #[arg(long, value_name = "TABLE")]
         expected: Option<PathBuf>,
+        #[command(flatten)]
+        model: ModelArgs,
+    },
+    /// Internal: convert one game in a worker process of `rgw convert`.
+    #[command(name = "__convert-one", hide = true)]
+    ConvertOne {
+        file: PathBuf,
+        #[arg(long)]
+        library: PathBuf,
+        #[arg(short, long)]
+        output: PathBuf,
+        #[arg(long)]
+        output_name: PathBuf,
+        #[arg(long)]
+        verify_depth: Option<u32>,
+        #[arg(long, value_parser = positive_seconds)]
+        time_limit: Duration,
         #[command(flatten)]
         model: ModelArgs,
     },

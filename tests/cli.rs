@@ -71,11 +71,72 @@ fn moves_lists_the_first_players_moves() {
         "{}",
         out.stderr
     );
-    // The keeper's empty move is an empty line, and stderr says why.
+    // The keeper's empty move is not a blank line: stderr explains the
+    // keeper's turn and who moves after it.
     let keeper = rgw(&["moves", &team("rg/ticTacToe.rg"), "--expose-keeper"]);
-    assert_eq!(keeper.stdout, "\n");
-    assert!(keeper.stderr.contains("the keeper"), "{}", keeper.stderr);
-    assert!(keeper.stderr.contains("empty move"), "{}", keeper.stderr);
+    assert_eq!(keeper.code, 0, "{}", keeper.stderr);
+    assert_eq!(keeper.stdout, "");
+    for expected in [
+        "the keeper to move (its states are shown because of --expose-keeper), 1 keeper move",
+        "one has no tags and is not printed",
+        "perft never counts them as a depth",
+        "After the keeper, player x moves, with 9 moves",
+    ] {
+        assert!(keeper.stderr.contains(expected), "{}", keeper.stderr);
+    }
+}
+
+#[test]
+fn moves_joint_lists_gdl_joint_moves_of_the_first_step() {
+    for via in ["native", "propnet"] {
+        let out = rgw(&["moves", &team("kif/ticTacToe.kif"), "--joint", "--via", via]);
+        assert_eq!(out.code, 0, "{via}: {}", out.stderr);
+        let lines: Vec<&str> = out.stdout.lines().collect();
+        assert_eq!(lines.len(), 9, "{}", out.stdout);
+        assert_eq!(lines[0], "noop mark_1_1", "{}", out.stdout);
+        assert!(
+            out.stderr.contains(
+                "joint moves of oplayer, xplayer (one action each, in this order), 9 joint moves"
+            ),
+            "{}",
+            out.stderr
+        );
+    }
+    // Joint moves are GDL's, on the GDL models.
+    assert_eq!(rgw(&["moves", &team("rg/ticTacToe.rg"), "--joint"]).code, 2);
+    assert_eq!(
+        rgw(&[
+            "moves",
+            &team("kif/ticTacToe.kif"),
+            "--joint",
+            "--via",
+            "rg"
+        ])
+        .code,
+        2
+    );
+}
+
+#[test]
+fn bench_prints_failures_as_path_line_column() {
+    let dir = TempDir::new("bench-fail");
+    let file = dir.write(
+        "bad.hrg",
+        "domain Player = x\ndomain Score = 0\ngraph rules() {\n  check(a < b)\n  end()\n}\n",
+    );
+    let out = rgw(&["bench", &file, "--seconds", "0.1"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let clickable = format!("{file}:4:9: error: Expression \"a < b\" is not a valid condition.");
+    assert!(
+        out.stderr.contains(&format!("[1/1] {clickable}")),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stdout.contains(&format!("* {clickable}")),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]

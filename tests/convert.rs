@@ -53,8 +53,11 @@ fn reports_every_game_and_fails_on_bad_input() {
         "2",
     ]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    // Failures are printed as path:line:col, which terminals open.
     assert!(
-        run.stdout.contains("failed broken/bad.hrg"),
+        run.stdout.contains(&format!(
+            "{lib}/broken/bad.hrg:4:9: error: Expression \"a < b\" is not a valid condition."
+        )),
         "{}",
         run.stdout
     );
@@ -354,4 +357,179 @@ fn against_sees_outcome_regressions_with_the_same_translation() {
     ]);
     assert_eq!(run.code, 0, "{}", run.stdout);
     assert_eq!(report(&fourth)["comparison"]["unchanged"], 1);
+}
+
+/// A library where one game's worker aborts, one overflows its stack, one
+/// runs out of memory and one hangs (made so by the test-only
+/// RGW_TEST_CRASH variable), beside good games: every bad game is reported
+/// as failed with what happened, the good ones are verified, and the run
+/// writes its report.
+#[test]
+fn a_crashing_worker_is_its_games_failure_and_the_run_goes_on() {
+    let dir = TempDir::new("convert-crash");
+    let ttt = team_file("rbg/ticTacToe.rbg");
+    for name in ["abort", "overflow", "memory", "hang"] {
+        dir.write(&format!("lib/bad/{name}.rbg"), &ttt);
+    }
+    dir.write("lib/good/ticTacToe.rbg", &ttt);
+    dir.write("lib/good/ticTacToe.kif", &team_file("kif/ticTacToe.kif"));
+    dir.write("lib/good/connect4.hrg", &team_file("hrg/connect4.hrg"));
+    let lib = dir.path.join("lib").display().to_string();
+    let out = dir.path.join("out").display().to_string();
+    let run = common::rgw_with_env(
+        &[
+            "convert",
+            &lib,
+            "-o",
+            &out,
+            "--verify-depth",
+            "2",
+            "--time-limit",
+            "1",
+            "--memory-limit",
+            "700",
+            "--jobs",
+            "2",
+        ],
+        &[(
+            "RGW_TEST_CRASH",
+            "abort:abort.rbg,stack-overflow:overflow.rbg,memory:memory.rbg,hang:hang.rbg",
+        )],
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let r = report(&out);
+    assert_eq!(r["summary"]["games"], 7, "{r}");
+    assert_eq!(r["summary"]["complete"], true, "{r}");
+    for good in [
+        "good/ticTacToe.rbg",
+        "good/ticTacToe.kif",
+        "good/connect4.hrg",
+    ] {
+        assert_eq!(game(&r, good)["status"], "verified", "{good}: {r}");
+    }
+    let error = |file: &str| {
+        let g = game(&r, file);
+        assert_eq!(g["status"], "failed", "{g}");
+        g["error"].as_str().unwrap().to_string()
+    };
+    let abort = error("bad/abort.rbg");
+    assert!(
+        abort.starts_with("the worker process crashed with SIGABRT while translating"),
+        "{abort}"
+    );
+    let overflow = error("bad/overflow.rbg");
+    assert!(
+        overflow.contains("SIGABRT") && overflow.contains("has overflowed its stack"),
+        "{overflow}"
+    );
+    let memory = error("bad/memory.rbg");
+    assert!(
+        memory.contains("memory allocation of")
+            && memory.contains("the limit is 700 MB, --memory-limit raises it"),
+        "{memory}"
+    );
+    let hang = error("bad/hang.rbg");
+    assert_eq!(
+        hang,
+        "translation did not finish within the time limit of 1.0 s; the worker process was stopped"
+    );
+    // Off a terminal, one line per finished game on stderr.
+    assert_eq!(
+        run.stderr.lines().filter(|l| l.starts_with('[')).count(),
+        7,
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains(&format!("verified {lib}/good/connect4.hrg (depth 2)")),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.contains(&format!(
+            "{lib}/bad/abort.rbg: failed: the worker process crashed with SIGABRT"
+        )),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Ctrl-C (SIGINT) during a conversion writes the report of the games
+/// done so far, marked incomplete, and exits 130. As from a terminal, the
+/// signal goes to the whole process group: rgw and its running worker.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_writes_the_report_of_the_games_done() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::os::unix::process::CommandExt;
+    let dir = TempDir::new("convert-interrupt");
+    let ttt = team_file("rbg/ticTacToe.rbg");
+    dir.write("lib/a.rbg", &ttt);
+    dir.write("lib/b.hrg", &team_file("hrg/ticTacToe.hrg"));
+    dir.write("lib/z-hang.rbg", &ttt);
+    let lib = dir.path.join("lib").display().to_string();
+    let out = dir.path.join("out").display().to_string();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rgw"))
+        .args([
+            "convert",
+            &lib,
+            "-o",
+            &out,
+            "--verify-depth",
+            "2",
+            "--jobs",
+            "1",
+        ])
+        .env("RGW_TEST_CRASH", "hang:z-hang.rbg")
+        .process_group(0)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut finished = Vec::new();
+    // The two good games are done when their lines are printed; the third
+    // hangs (for the 60 s default time limit).
+    while finished.len() < 2 {
+        let mut line = String::new();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "{finished:?}");
+        finished.push(line);
+    }
+    let group = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: signals the process group of the child this test started
+    // (and still holds) as its leader.
+    assert_eq!(unsafe { libc::kill(-group, libc::SIGINT) }, 0);
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{finished:?}{rest}");
+    assert!(
+        rest.contains("interrupted: 2 of 3 games converted"),
+        "{rest}"
+    );
+    let r = report(&out);
+    assert_eq!(r["summary"]["complete"], false, "{r}");
+    assert_eq!(r["summary"]["games_found"], 3, "{r}");
+    let files: Vec<&str> = r["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(files, ["a.rbg", "b.hrg"]);
+    let md = std::fs::read_to_string(format!("{out}/report.md")).unwrap();
+    assert!(
+        md.contains("Incomplete: interrupted (Ctrl-C) after 2 of 3 games"),
+        "{md}"
+    );
+    // An interrupted run is no snapshot.
+    let again = dir.path.join("again").display().to_string();
+    let run = rgw(&["convert", &lib, "-o", &again, "--against", &out]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("holds an interrupted run"),
+        "{}",
+        run.stderr
+    );
 }

@@ -8,6 +8,8 @@
 use std::collections::HashSet;
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand::Rng;
@@ -93,6 +95,37 @@ pub struct Budget {
     limit: Duration,
     max_nodes: Option<u64>,
     nodes: u64,
+    /// Shared with whoever watches the computation (and may interrupt it).
+    progress: Option<Arc<Progress>>,
+}
+
+/// What a running computation shares with the outside: the nodes its
+/// budgets have counted (published in batches) and an interrupt request
+/// (e.g. set by a Ctrl-C handler), which every budget polls at each node.
+#[derive(Debug, Default)]
+pub struct Progress {
+    interrupted: AtomicBool,
+    nodes: AtomicU64,
+}
+
+impl Progress {
+    /// Nodes counted between two publications of a budget's count.
+    const BATCH: u64 = 1024;
+
+    /// Asks every budget sharing this progress to stop at its next node.
+    pub fn interrupt(&self) {
+        self.interrupted.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_interrupted(&self) -> bool {
+        self.interrupted.load(Ordering::Relaxed)
+    }
+
+    /// Nodes counted so far by the budgets sharing this progress (to
+    /// within a batch per budget).
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
 }
 
 /// Why a budgeted computation stopped.
@@ -102,6 +135,9 @@ pub enum LimitError {
     Time(Duration),
     #[error("node limit of {0} reached")]
     Nodes(u64),
+    /// The computation's [`Progress`] was interrupted.
+    #[error("interrupted")]
+    Interrupted,
     #[error(transparent)]
     Model(#[from] ModelError),
 }
@@ -134,8 +170,19 @@ impl Budget {
         self
     }
 
+    /// Shares the node count with `progress` and stops when it is
+    /// interrupted.
+    pub fn with_progress(mut self, progress: Arc<Progress>) -> Self {
+        self.progress = Some(progress);
+        self
+    }
+
     pub fn deadline(&self) -> Option<Instant> {
         self.deadline
+    }
+
+    pub fn progress(&self) -> Option<&Arc<Progress>> {
+        self.progress.as_ref()
     }
 
     /// Counts one expanded node; fails once a limit is passed. The clock is
@@ -152,6 +199,14 @@ impl Budget {
         }
         if self.deadline.is_some() {
             self.check_time()?;
+        }
+        if let Some(progress) = &self.progress {
+            if self.nodes.is_multiple_of(Progress::BATCH) {
+                progress.nodes.fetch_add(Progress::BATCH, Ordering::Relaxed);
+            }
+            if progress.is_interrupted() {
+                return Err(LimitError::Interrupted);
+            }
         }
         Ok(())
     }
@@ -509,6 +564,20 @@ pub(crate) mod tests {
         let s = model.initial().unwrap();
         let mut budget = Budget::unlimited().max_nodes(3);
         assert_eq!(perft(&model, &s, 6, &mut budget), Err(LimitError::Nodes(3)));
+    }
+
+    #[test]
+    fn an_interrupted_progress_stops_every_budget_sharing_it() {
+        let model = Toy;
+        let s = model.initial().unwrap();
+        let progress = Arc::new(Progress::default());
+        let mut budget = Budget::unlimited().with_progress(Arc::clone(&progress));
+        assert!(perft(&model, &s, 6, &mut budget).is_ok());
+        progress.interrupt();
+        assert_eq!(
+            perft(&model, &s, 6, &mut budget.clone()),
+            Err(LimitError::Interrupted)
+        );
     }
 
     #[test]

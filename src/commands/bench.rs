@@ -103,17 +103,21 @@ pub fn run(options: &BenchArgs) -> Result<ExitCode, CliError> {
         let started = Instant::now();
         let result = bench_file(file, options);
         // One line per game: the bar alone says nothing in a log file.
-        let line = format!(
-            "[{}/{}] {} ({:.1} s){}",
-            k + 1,
-            files.len(),
-            result.file,
-            started.elapsed().as_secs_f64(),
-            result
-                .error
-                .as_ref()
-                .map_or(String::new(), |e| format!(": {e}"))
-        );
+        let seconds = started.elapsed().as_secs_f64();
+        let line = match &result.error {
+            Some(error) => format!(
+                "[{}/{}] {} ({seconds:.1} s)",
+                k + 1,
+                files.len(),
+                failure_text(&result.file, error)
+            ),
+            None => format!(
+                "[{}/{}] {} ({seconds:.1} s)",
+                k + 1,
+                files.len(),
+                result.file
+            ),
+        };
         if bar.is_hidden() {
             eprintln!("{line}");
         } else {
@@ -189,7 +193,7 @@ fn measure(path: &Path, options: &BenchArgs, bench: &mut GameBench) -> Result<()
     let source = Source::read(path).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let game = translation::translate_game(&source)
-        .map_err(|d| first_message(&d))?
+        .map_err(|d| first_error(&d, &source))?
         .game;
     bench.translate_ms = Some(millis(started.elapsed()));
     let started = Instant::now();
@@ -252,8 +256,14 @@ fn model_args(options: &BenchArgs) -> ModelArgs {
 }
 
 fn engine(source: &Source, game: &Game, options: &BenchArgs) -> Result<Engine, String> {
-    Engine::new(game, engine_options(source.language, &model_args(options)))
-        .map_err(|d| format!("RG engine: {}", first_message(&d)))
+    Engine::new(game, engine_options(source.language, &model_args(options))).map_err(|d| {
+        if source.language == Language::Rg {
+            // The game is the file itself: its spans are the file's.
+            first_error(&d, source)
+        } else {
+            format!("RG engine: {}", first_message(&d))
+        }
+    })
 }
 
 /// Perft at the deepest depth that completes within `limit` (all depths
@@ -345,6 +355,29 @@ fn playouts_per_second<M: ForwardModel>(model: &M, limit: Duration) -> Result<Op
     ))
 }
 
+/// The first error as `path:line:col: error: message`, which terminals
+/// and editors open at that place.
+fn first_error(diagnostics: &[rg_core::diag::Diagnostic], source: &Source) -> String {
+    diagnostics
+        .iter()
+        .find(|d| d.is_error())
+        .or(diagnostics.first())
+        .map_or_else(
+            || format!("{}: unknown error", source.name()),
+            |d| d.one_line(&source.name(), &source.text),
+        )
+}
+
+/// A game's failure as printed: the error itself when it starts with the
+/// game's path (`path:line:col: ...`), `path: error` otherwise.
+fn failure_text(file: &str, error: &str) -> String {
+    if error.starts_with(&format!("{file}:")) {
+        error.to_string()
+    } else {
+        format!("{file}: {error}")
+    }
+}
+
 fn first_message(diagnostics: &[rg_core::diag::Diagnostic]) -> String {
     diagnostics
         .iter()
@@ -419,12 +452,8 @@ fn markdown(results: &[GameBench], options: &BenchArgs) -> String {
     if !failures.is_empty() {
         out.push_str("\nNot measured (or measured only in part):\n\n");
         for r in failures {
-            let _ = writeln!(
-                out,
-                "* `{}`: {}",
-                r.file,
-                r.error.as_deref().unwrap_or_default()
-            );
+            let error = r.error.as_deref().unwrap_or_default();
+            let _ = writeln!(out, "* {}", failure_text(&r.file, error));
         }
     }
     out

@@ -51,6 +51,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             output,
             verify_depth,
             time_limit,
+            memory_limit,
             jobs,
             against,
             bless,
@@ -65,6 +66,10 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let jobs = jobs.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
             });
+            // Half of the machine: a cap against one game's blow-up, far
+            // above what a sane game needs.
+            let memory_limit_mb =
+                memory_limit.or_else(|| convert::machine_memory_mb().map(|mb| (mb / 2).max(1024)));
             convert::run(&convert::ConvertOptions {
                 dir,
                 out: output,
@@ -74,9 +79,27 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 against,
                 bless,
                 model,
+                memory_limit_mb,
             })
         }
-        Command::Moves { file, model } => moves::run(&file, &model),
+        Command::ConvertOne {
+            file,
+            library,
+            output,
+            output_name,
+            verify_depth,
+            time_limit,
+            model,
+        } => convert::run_worker(convert::WorkerArgs {
+            file,
+            library,
+            out: output,
+            output_name,
+            verify_depth,
+            time_limit,
+            model,
+        }),
+        Command::Moves { file, model, joint } => moves::run(&file, &model, joint),
         Command::Perft {
             file,
             depth,
@@ -85,7 +108,19 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             time_limit,
             joint,
             threads,
-        } => perft::run(&file, depth, &model, json, time_limit, joint, threads),
+            divide,
+        } => perft::run(
+            &file,
+            &model,
+            &perft::PerftOptions {
+                depth,
+                json,
+                time_limit,
+                joint,
+                threads,
+                divide,
+            },
+        ),
         Command::Verify {
             file,
             depth,

@@ -9,6 +9,7 @@
 
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use rg_core::model::Budget;
@@ -16,6 +17,8 @@ use rg_core::model::Budget;
 use crate::cli::ModelArgs;
 use crate::pipeline::comparisons::{against_file, comparisons};
 use crate::pipeline::expected::{compare, ExpectedTable};
+use crate::pipeline::interrupt::{self, EXIT_INTERRUPTED};
+use crate::pipeline::live::Live;
 use crate::source::{CliError, Language, Source};
 
 /// What to compare FILE's models with, besides each other.
@@ -39,10 +42,16 @@ pub fn run(
     let source = Source::read(path)?;
     // Read the table first: a malformed table is reported before any work.
     let table = checks.expected.map(ExpectedTable::read).transpose()?;
-    let budget = || time_limit.map_or_else(Budget::unlimited, Budget::with_time_limit);
+    let progress = interrupt::progress();
+    let budget = || {
+        time_limit
+            .map_or_else(Budget::unlimited, Budget::with_time_limit)
+            .with_progress(Arc::clone(&progress))
+    };
+    let live = Live::start(&progress);
+    live.stage(format!("verifying up to depth {depth}"));
     let verdicts = match checks.against {
-        Some(other) => {
-            let other = Source::read(other)?;
+        Some(other) => Source::read(other).and_then(|other| {
             let verdict = against_file(&source, &other, depth, args, budget())?;
             let one_is_gdl =
                 (source.language == Language::Gdl) != (other.language == Language::Gdl);
@@ -53,16 +62,25 @@ pub fn run(
                      its own RG translation here, or use `rgw perft --joint` across languages"
                 );
             }
-            vec![verdict]
-        }
-        None => comparisons(&source, depth, args, &budget)?,
+            Ok(vec![verdict])
+        }),
+        None => comparisons(&source, depth, args, &budget),
     };
+    live.finish();
+    let verdicts = verdicts?;
     let mut all_agree = true;
     let mut complete = true;
     for (what, verdict) in &verdicts {
         println!("{}: {what}: {verdict}", source.name());
         all_agree &= verdict.agrees();
         complete &= verdict.agreed().len() > depth as usize;
+    }
+    if interrupt::interrupted() {
+        eprintln!(
+            "{}: interrupted: not verified to depth {depth}",
+            source.name()
+        );
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
     if let Some(table) = &table {
         all_agree &= expected_counts_agree(&source, table, &verdicts);

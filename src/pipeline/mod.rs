@@ -1,10 +1,12 @@
 //! What the subcommands share: translating a file to checked RG, running
 //! the optimizer, choosing the model that runs a game (`--via`), the
-//! differential comparisons, perft on several threads, and expected-count
-//! tables.
+//! differential comparisons, perft on several threads, expected-count
+//! tables, Ctrl-C, and the live progress line.
 
 pub mod comparisons;
 pub mod expected;
+pub mod interrupt;
+pub mod live;
 pub mod models;
 pub mod optimizing;
 pub mod parallel_perft;

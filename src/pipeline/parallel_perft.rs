@@ -8,7 +8,7 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rg_core::model::{perft, Budget, ForwardModel, LimitError, ModelError};
+use rg_core::model::{perft, Budget, ForwardModel, LimitError, ModelError, Progress};
 use rg_core::parallel::{plan_perft, run_task, PerftTask};
 
 use super::models::{with_model, ModelTask};
@@ -25,12 +25,17 @@ struct Job {
     /// Set by the first thread that fails, so that the others stop early.
     failed: AtomicBool,
     deadline: Option<Instant>,
+    /// The main budget's progress: node counts and Ctrl-C reach every thread.
+    progress: Option<Arc<Progress>>,
 }
 
 impl Job {
     /// Takes subtrees until none are left; the sum of their perft.
     fn work<M: ForwardModel>(&self, model: &M, root: &M::State) -> Result<u64, LimitError> {
         let mut budget = Budget::with_deadline(self.deadline);
+        if let Some(progress) = &self.progress {
+            budget = budget.with_progress(Arc::clone(progress));
+        }
         let mut total = 0;
         loop {
             let index = self.next.fetch_add(1, Ordering::Relaxed);
@@ -71,6 +76,7 @@ impl ModelTask for Worker {
 
 /// Perft at every depth `0..=max_depth` on `threads` threads; `model` is
 /// the main thread's instance, the helpers build theirs from `source`.
+/// `on_depth` hears of each depth (count and time) as it finishes.
 pub fn perft_series_parallel<M: ForwardModel>(
     model: &M,
     source: &Source,
@@ -78,6 +84,7 @@ pub fn perft_series_parallel<M: ForwardModel>(
     max_depth: u32,
     threads: usize,
     budget: &mut Budget,
+    on_depth: &mut dyn FnMut(u64, Duration),
 ) -> (Vec<(u64, Duration)>, Option<LimitError>) {
     let root = match model.initial() {
         Ok(state) => state,
@@ -115,7 +122,11 @@ pub fn perft_series_parallel<M: ForwardModel>(
                 one_depth(model, &root, depth, threads, budget, &helpers, &results)
             };
             match count {
-                Ok(count) => series.push((count, start.elapsed())),
+                Ok(count) => {
+                    let time = start.elapsed();
+                    on_depth(count, time);
+                    series.push((count, time));
+                }
                 Err(error) => return (series, Some(error)),
             }
         }
@@ -139,6 +150,7 @@ fn one_depth<M: ForwardModel>(
         next: AtomicUsize::new(0),
         failed: AtomicBool::new(false),
         deadline: budget.deadline(),
+        progress: budget.progress().cloned(),
     });
     let mut working = 0;
     for helper in helpers {

@@ -20,6 +20,15 @@ pub fn to_rg(source: &Source) -> Result<Translated, CliError> {
 /// The translation as values: the game, or the diagnostics explaining why
 /// there is none.
 pub fn translate_game(source: &Source) -> Result<Translated, Vec<Diagnostic>> {
+    translate_game_within(source, &propnet::GroundingLimits::default())
+}
+
+/// [`translate_game`] with these grounding limits for GDL (`rgw convert`
+/// bounds grounding by its per-game time limit).
+pub fn translate_game_within(
+    source: &Source,
+    grounding: &propnet::GroundingLimits,
+) -> Result<Translated, Vec<Diagnostic>> {
     match source.language {
         Language::Rg => {
             let game = rg_core::parse::parse_game(&source.text)?;
@@ -40,7 +49,7 @@ pub fn translate_game(source: &Source) -> Result<Translated, Vec<Diagnostic>> {
             })
         }
         Language::Gdl => {
-            let t = gdl::translate(&source.text, &propnet::GroundingLimits::default())?;
+            let t = gdl::translate(&source.text, grounding)?;
             Ok(Translated {
                 game: t.game,
                 warnings: t.warnings,

@@ -20,11 +20,23 @@ pub fn rgw(args: &[&str]) -> Output {
 }
 
 pub fn rgw_in(dir: &Path, args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_rgw"))
+    run(Command::new(env!("CARGO_BIN_EXE_rgw"))
         .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("rgw runs");
+        .current_dir(dir))
+}
+
+/// Runs `rgw` with `args` and these environment variables.
+pub fn rgw_with_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_rgw"));
+    command
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .envs(env.iter().copied());
+    run(&mut command)
+}
+
+fn run(command: &mut Command) -> Output {
+    let out = command.output().expect("rgw runs");
     Output {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),

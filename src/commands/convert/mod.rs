@@ -1,18 +1,24 @@
 //! `rgw convert DIR -o OUTDIR`: translate a whole game library to RG,
 //! optionally verify every translation by differential perft, and report.
 //!
-//! One bad file never stops the run: every failure is recorded with its
-//! diagnostic. Work is spread over `--jobs` threads, each game with its own
-//! time limit; a progress bar counts ok / failed / mismatched games.
+//! One bad file never stops the run: every game is converted in a worker
+//! process of its own (`process.rs`, `worker.rs`), with a memory cap and a
+//! time limit, and every failure — a diagnostic, a crash, a limit — is
+//! recorded as that game's. `--jobs` workers run at once; a progress line
+//! names the running games (or, off a terminal, one line per finished
+//! game); Ctrl-C writes the report of the games done so far.
 
 mod outcome;
+mod process;
 mod report;
 mod snapshot;
+mod worker;
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::mpsc;
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -21,11 +27,46 @@ use rg_core::model::Budget;
 use rg_core::verify::Verdict;
 
 use crate::cli::ModelArgs;
+use crate::pipeline::interrupt::{self, EXIT_INTERRUPTED};
 use crate::pipeline::models;
 use crate::pipeline::translation;
 use crate::source::{CliError, Language, Source};
 
 pub use outcome::{GameReport, Status};
+pub use process::machine_memory_mb;
+pub use worker::{run as run_worker, WorkerArgs};
+
+/// What a worker is doing (it tells the parent, which times each phase).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Reading, translating (GDL: grounding), optimizing, writing the RG.
+    Translating,
+    /// Differential perft of the native model and the translation.
+    Verifying,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Translating => "translating",
+            Phase::Verifying => "verifying",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Phase> {
+        [Phase::Translating, Phase::Verifying]
+            .into_iter()
+            .find(|p| p.name() == name)
+    }
+
+    /// The phase as a noun (`translation did not finish ...`).
+    fn doing(self) -> &'static str {
+        match self {
+            Phase::Translating => "translation",
+            Phase::Verifying => "verification",
+        }
+    }
+}
 
 /// Options of a conversion run.
 #[derive(Clone, Debug)]
@@ -38,6 +79,8 @@ pub struct ConvertOptions {
     pub against: Option<PathBuf>,
     pub bless: bool,
     pub model: ModelArgs,
+    /// Each worker's address-space cap (`None`: none).
+    pub memory_limit_mb: Option<u64>,
 }
 
 pub fn run(options: &ConvertOptions) -> Result<ExitCode, CliError> {
@@ -59,6 +102,7 @@ pub fn run(options: &ConvertOptions) -> Result<ExitCode, CliError> {
                 previous.display()
             )));
         }
+        snapshot::refuse_incomplete(previous)?;
     }
     refuse_output_inside_library(options)?;
     let files = crate::source::game_files(&options.dir, Some(&options.out), false);
@@ -76,17 +120,42 @@ pub fn run(options: &ConvertOptions) -> Result<ExitCode, CliError> {
         ))
     })?;
     let started = Instant::now();
-    let mut games = convert_all(&files, options, &colliding);
+    let (mut games, interrupted) = convert_all(&files, options, &colliding);
     games.sort_by(|a, b| a.file.cmp(&b.file));
+    if interrupted {
+        // The games done so far, marked incomplete; no snapshot verdict
+        // on a part of the library.
+        let mut summary = report::Summary::of(&games, None, started.elapsed());
+        summary.complete = false;
+        summary.games_found = files.len();
+        report::write(options, &games, &summary, None)?;
+        println!(
+            "{}",
+            report::terminal_table(&options.dir, &games, &summary, None)
+        );
+        eprintln!(
+            "interrupted: {} of {} games converted; the report in {} lists them{}",
+            games.len(),
+            files.len(),
+            options.out.display(),
+            if options.against.is_some() {
+                " (no comparison with the snapshot, nothing blessed)"
+            } else {
+                ""
+            }
+        );
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
     let comparison = match &options.against {
         Some(previous) => Some(snapshot::compare(previous, &options.out, &mut games)?),
         None => None,
     };
-    let summary = report::Summary::of(&games, comparison.as_ref(), started.elapsed());
+    let mut summary = report::Summary::of(&games, comparison.as_ref(), started.elapsed());
+    summary.games_found = files.len();
     report::write(options, &games, &summary, comparison.as_ref())?;
     println!(
         "{}",
-        report::terminal_table(&games, &summary, comparison.as_ref())
+        report::terminal_table(&options.dir, &games, &summary, comparison.as_ref())
     );
     if options.bless {
         if let Some(previous) = &options.against {
@@ -109,36 +178,80 @@ pub fn run(options: &ConvertOptions) -> Result<ExitCode, CliError> {
     })
 }
 
-/// Converts every file on `jobs` threads, with a progress bar.
+/// A game being converted, for the progress line.
+struct Running {
+    file: String,
+    phase: Phase,
+    since: Instant,
+}
+
+/// Converts every file in worker processes, `jobs` at a time, with a
+/// progress line on a terminal (one line per finished game otherwise).
+/// The reports of the games done, and whether Ctrl-C stopped the run.
 fn convert_all(
     files: &[PathBuf],
     options: &ConvertOptions,
     colliding: &HashSet<PathBuf>,
-) -> Vec<GameReport> {
-    let bar = ProgressBar::new(files.len() as u64);
+) -> (Vec<GameReport>, bool) {
+    interrupt::progress();
+    let terminal = std::io::stderr().is_terminal();
+    let bar = if terminal {
+        ProgressBar::new(files.len() as u64)
+    } else {
+        ProgressBar::hidden()
+    };
     bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+        ProgressStyle::with_template("{elapsed_precise} [{bar:20}] {pos}/{len} {wide_msg}")
             .expect("valid template")
             .progress_chars("=> "),
     );
-    let queue = Mutex::new(files.iter().collect::<Vec<_>>());
+    // The clock ticks even while no game finishes (a long grounding).
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let queue = Mutex::new(files.iter().rev().collect::<Vec<_>>());
+    let running: Mutex<BTreeMap<usize, Running>> = Mutex::new(BTreeMap::new());
     let (sender, receiver) = mpsc::channel();
     let jobs = options.jobs.max(1).min(files.len().max(1));
     let mut results = Vec::with_capacity(files.len());
-    std::thread::scope(|scope| {
-        let work = |sender: mpsc::Sender<GameReport>| loop {
-            let next = queue.lock().expect("queue lock").pop();
-            let Some(path) = next else { break };
-            let report = convert_one(path, options, colliding);
-            if sender.send(report).is_err() {
-                break;
+    let work = |slot: usize, sender: mpsc::Sender<GameReport>| loop {
+        if interrupt::interrupted() {
+            break;
+        }
+        let next = queue.lock().expect("queue lock").pop();
+        let Some(path) = next else { break };
+        let relative = relative_path(path, options);
+        let output_name = output_name(&relative, colliding);
+        let file = relative.display().to_string();
+        let set_phase = |phase: Phase| {
+            if let Ok(mut running) = running.lock() {
+                running.insert(
+                    slot,
+                    Running {
+                        file: file.clone(),
+                        phase,
+                        since: Instant::now(),
+                    },
+                );
             }
         };
+        set_phase(Phase::Translating);
+        let language = Language::from_path(path).map_or("unknown", Language::name);
+        let report = GameReport::new(file.clone(), language);
+        let report = process::convert_in_worker(path, options, &output_name, report, &set_phase);
+        if let Ok(mut running) = running.lock() {
+            running.remove(&slot);
+        }
+        let Some(report) = report else { break };
+        if sender.send(report).is_err() {
+            break;
+        }
+    };
+    std::thread::scope(|scope| {
         let mut started = 0;
-        for _ in 0..jobs {
+        for slot in 0..jobs {
             let sender = sender.clone();
-            if crate::worker_thread()
-                .spawn_scoped(scope, move || work(sender))
+            let work = &work;
+            if std::thread::Builder::new()
+                .spawn_scoped(scope, move || work(slot, sender))
                 .is_ok()
             {
                 started += 1;
@@ -146,42 +259,116 @@ fn convert_all(
         }
         if started == 0 {
             // No thread could be started: convert on this one.
-            work(sender.clone());
+            work(0, sender.clone());
         }
         drop(sender);
         let (mut ok, mut failed, mut mismatch) = (0, 0, 0);
-        for report in receiver {
+        loop {
+            let report = match receiver.recv_timeout(Duration::from_millis(200)) {
+                Ok(report) => report,
+                Err(RecvTimeoutError::Timeout) => {
+                    bar.set_message(progress_message(ok, failed, mismatch, &running));
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
             match report.status {
                 Status::Verified | Status::Translated => ok += 1,
                 Status::Failed => failed += 1,
                 Status::Mismatch => mismatch += 1,
             }
-            bar.set_message(format!(
-                "ok {ok}, failed {failed}, mismatched {mismatch} — {}",
-                report.file
-            ));
             bar.inc(1);
+            bar.set_message(progress_message(ok, failed, mismatch, &running));
+            if !terminal {
+                eprintln!(
+                    "[{}/{}] {}",
+                    results.len() + 1,
+                    files.len(),
+                    report::finished_line(&options.dir, &report)
+                );
+            }
             results.push(report);
         }
     });
     bar.finish_and_clear();
-    results
+    (results, interrupt::interrupted())
 }
 
-/// Translates, writes and (optionally) verifies one file.
-fn convert_one(path: &Path, options: &ConvertOptions, colliding: &HashSet<PathBuf>) -> GameReport {
-    let relative = path
-        .strip_prefix(&options.dir)
+/// `a.kif (translating, 12 s), b.rbg (verifying, 3 s) | ok 3, failed 1,
+/// mismatched 0`: the running games first, so that a narrow terminal
+/// still shows them.
+fn progress_message(
+    ok: usize,
+    failed: usize,
+    mismatch: usize,
+    running: &Mutex<BTreeMap<usize, Running>>,
+) -> String {
+    let counts = format!("ok {ok}, failed {failed}, mismatched {mismatch}");
+    let names: Vec<String> = running.lock().map_or_else(
+        |_| Vec::new(),
+        |running| {
+            running
+                .values()
+                .map(|r| {
+                    format!(
+                        "{} ({}, {} s)",
+                        r.file,
+                        r.phase.name(),
+                        r.since.elapsed().as_secs()
+                    )
+                })
+                .collect()
+        },
+    );
+    if names.is_empty() {
+        counts
+    } else {
+        format!("{} | {counts}", names.join(", "))
+    }
+}
+
+fn relative_path(path: &Path, options: &ConvertOptions) -> PathBuf {
+    path.strip_prefix(&options.dir)
         .unwrap_or(path)
-        .to_path_buf();
+        .to_path_buf()
+}
+
+/// The `.rg` file a game is written to, below the output directory: it
+/// keeps its source extension when another game of its folder has the
+/// same name in another language (`ticTacToe.kif.rg`, `ticTacToe.hrg.rg`).
+fn output_name(relative: &Path, colliding: &HashSet<PathBuf>) -> PathBuf {
+    let output = output_path(relative);
+    if colliding.contains(&output) {
+        PathBuf::from(format!("{}.rg", relative.display()))
+    } else {
+        output
+    }
+}
+
+/// Translates, writes and (optionally) verifies one file, writing the RG
+/// to `output` below the output directory; `on_phase` hears when each
+/// phase starts. Translation (GDL grounding) and verification each have
+/// the per-game time limit.
+fn convert_one(
+    path: &Path,
+    options: &ConvertOptions,
+    output: &Path,
+    on_phase: &dyn Fn(Phase),
+) -> GameReport {
+    let relative = relative_path(path, options);
     let language = Language::from_path(path).map_or("unknown", Language::name);
     let mut report = GameReport::new(relative.display().to_string(), language);
+    on_phase(Phase::Translating);
     let source = match Source::read(path) {
         Ok(source) => source,
         Err(e) => return report.failed(e.to_string()),
     };
     let start = Instant::now();
-    let translated = translation::translate_game(&source);
+    let grounding = propnet::GroundingLimits {
+        max_time: Some(options.time_limit),
+        ..propnet::GroundingLimits::default()
+    };
+    let translated = translation::translate_game_within(&source, &grounding);
     report.translate_ms = start.elapsed().as_secs_f64() * 1000.0;
     let translated = match translated {
         Ok(t) => t,
@@ -210,20 +397,17 @@ fn convert_one(path: &Path, options: &ConvertOptions, colliding: &HashSet<PathBu
     };
     report.nodes = count_nodes(&translated.game);
     report.edges = translated.game.edges.len();
-    let mut output = output_path(&relative);
-    if colliding.contains(&output) {
+    if output != output_path(&relative) {
         // Another game has the same name in another language: both keep
         // their source extension (`ticTacToe.kif.rg`, `ticTacToe.hrg.rg`).
-        let renamed = PathBuf::from(format!("{}.rg", relative.display()));
         report.note = Some(format!(
             "written as {} ({} would be shared with another game)",
-            renamed.display(),
-            output.display()
+            output.display(),
+            output_path(&relative).display()
         ));
-        output = renamed;
     }
     let text = rg_core::print::print_game(&translated.game);
-    let target = options.out.join(&output);
+    let target = options.out.join(output);
     if let Some(parent) = target.parent() {
         let _ = std::fs::create_dir_all(parent);
     }
@@ -239,9 +423,9 @@ fn convert_one(path: &Path, options: &ConvertOptions, colliding: &HashSet<PathBu
         Ok(game) => game,
         Err(e) => return report.failed(e.to_string()),
     };
-    // Verification gets the whole time limit: translation and optimization
-    // are bounded by their own limits (GDL grounding), and a slow one must
-    // not leave the verification no time at all.
+    // Verification gets the whole time limit: translation has its own (a
+    // slow one must not leave the verification no time at all).
+    on_phase(Phase::Verifying);
     let mut budget = Budget::with_time_limit(options.time_limit);
     match crate::pipeline::comparisons::against_native(
         &source,

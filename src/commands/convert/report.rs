@@ -20,6 +20,10 @@ pub struct Summary {
     pub failed: usize,
     pub mismatch: usize,
     pub seconds: f64,
+    /// False when Ctrl-C stopped the run: `games` covers only the games
+    /// done, of `games_found`.
+    pub complete: bool,
+    pub games_found: usize,
 }
 
 impl Summary {
@@ -36,6 +40,8 @@ impl Summary {
             failed: count(Status::Failed),
             mismatch: count(Status::Mismatch),
             seconds: elapsed.as_secs_f64(),
+            complete: true,
+            games_found: games.len(),
         }
     }
 }
@@ -114,6 +120,13 @@ fn markdown(
         summary.failed,
         summary.mismatch
     );
+    if !summary.complete {
+        let _ = writeln!(
+            out,
+            "**Incomplete: interrupted (Ctrl-C) after {} of {} games**; the others were not converted.\n",
+            summary.games, summary.games_found
+        );
+    }
     let _ = writeln!(out, "| game | language | status | translate ms | RG nodes | RG edges | verified depth | perft | error / note |");
     let _ = writeln!(out, "|---|---|---|---:|---:|---:|---:|---:|---|");
     for g in games {
@@ -138,8 +151,47 @@ fn markdown(
     out
 }
 
+/// Where a game's failure points: `LIBRARY/dir/game.hrg:4:9: error: ...`
+/// when its error starts with a position (`4:9: ...`), which terminals and
+/// editors open at that place; `LIBRARY/dir/game.hrg: failed: ...`
+/// otherwise.
+pub fn failure_line(library: &std::path::Path, game: &GameReport) -> String {
+    let path = library.join(&game.file).display().to_string();
+    let error = game.error.as_deref().unwrap_or("");
+    if starts_with_position(error) {
+        format!("{path}:{error}")
+    } else {
+        let error = error.strip_prefix("error: ").unwrap_or(error);
+        format!("{path}: {}: {error}", game.status.name())
+    }
+}
+
+/// `4:9: ...` (line and column, as the reports keep them).
+fn starts_with_position(text: &str) -> bool {
+    let mut parts = text.splitn(3, ':');
+    let number =
+        |p: Option<&str>| p.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    number(parts.next()) && number(parts.next()) && parts.next().is_some()
+}
+
+/// One finished game, as printed when standard error is not a terminal:
+/// `verified games/ticTacToe.hrg (depth 2)`, or the failure line.
+pub fn finished_line(library: &std::path::Path, game: &GameReport) -> String {
+    match game.status {
+        Status::Failed | Status::Mismatch => failure_line(library, game),
+        Status::Verified | Status::Translated => {
+            let depth = game
+                .verified_depth
+                .map_or(String::new(), |d| format!(" (depth {d})"));
+            let path = library.join(&game.file);
+            format!("{} {}{depth}", game.status.name(), path.display())
+        }
+    }
+}
+
 /// The summary printed on the terminal at the end of a run.
 pub fn terminal_table(
+    library: &std::path::Path,
     games: &[GameReport],
     summary: &Summary,
     comparison: Option<&Comparison>,
@@ -187,16 +239,40 @@ pub fn terminal_table(
         .iter()
         .filter(|g| matches!(g.status, Status::Failed | Status::Mismatch))
     {
-        let _ = writeln!(
-            out,
-            "{} {}: {}",
-            g.status.name(),
-            g.file,
-            g.error.as_deref().unwrap_or("")
-        );
+        let _ = writeln!(out, "{}", failure_line(library, g));
     }
     if let Some(c) = comparison {
         out.push_str(&c.terminal(games));
     }
     out.trim_end().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn failed(file: &str, error: &str) -> GameReport {
+        GameReport::new(file.into(), "hrg").failed(error.into())
+    }
+
+    #[test]
+    fn failures_with_a_position_are_path_line_column() {
+        let game = failed("dir/bad.hrg", "4:9: error: Expression is not valid.");
+        assert_eq!(
+            failure_line(Path::new("lib"), &game),
+            "lib/dir/bad.hrg:4:9: error: Expression is not valid."
+        );
+        let game = failed("bad.kif", "error: grounding exceeded 3 atoms");
+        assert_eq!(
+            failure_line(Path::new("lib"), &game),
+            "lib/bad.kif: failed: grounding exceeded 3 atoms"
+        );
+        // A time is no position.
+        let game = failed("x.rbg", "12:30 is not a position");
+        assert_eq!(
+            failure_line(Path::new("lib"), &game),
+            "lib/x.rbg: failed: 12:30 is not a position"
+        );
+    }
 }

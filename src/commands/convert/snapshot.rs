@@ -118,6 +118,25 @@ fn perft_at(g: &GameReport) -> Option<(u32, u64)> {
     Some((g.verified_depth?, *g.perft.last()?))
 }
 
+/// An interrupted run's output holds only some games: as a snapshot, every
+/// other game would look new. It is refused before anything is converted.
+pub fn refuse_incomplete(previous: &Path) -> Result<(), CliError> {
+    let report = std::fs::read_to_string(previous.join("report.json")).unwrap_or_default();
+    let complete = serde_json::from_str::<serde_json::Value>(&report)
+        .ok()
+        .and_then(|r| r["summary"]["complete"].as_bool())
+        .unwrap_or(true);
+    if complete {
+        Ok(())
+    } else {
+        Err(CliError::Usage(format!(
+            "{} holds an interrupted run (its report is incomplete), not a snapshot; \
+             convert the whole library into it first",
+            previous.display()
+        )))
+    }
+}
+
 /// Compares this run's output (in `out`) with the snapshot in `previous`,
 /// recording the change of every game.
 pub fn compare(

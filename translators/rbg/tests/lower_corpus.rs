@@ -237,8 +237,8 @@ fn timed_perft<M: ForwardModel>(
     let start = Instant::now();
     match perft(model, root, depth, &mut Budget::with_time_limit(limit)) {
         Ok(count) => Ok(Some((count, start.elapsed()))),
-        Err(LimitError::Time(_) | LimitError::Nodes(_)) => Ok(None),
         Err(LimitError::Model(e)) => Err(e.message),
+        Err(_) => Ok(None),
     }
 }
 
