@@ -64,6 +64,10 @@ pub enum Command {
         /// the model generates them) and the total, instead of every depth.
         #[arg(long)]
         divide: bool,
+        /// Check the counts against a perft table (corpus format: game,
+        /// depth, count); exit 1 when one differs or the game has no row.
+        #[arg(long, value_name = "TABLE", conflicts_with = "divide")]
+        expected: Option<PathBuf>,
     },
     /// Run random playouts and report their speed and outcomes.
     Play {
@@ -152,6 +156,10 @@ pub enum Command {
         /// With --against: accept this run's output as the new snapshot.
         #[arg(long)]
         bless: bool,
+        /// Check each verified game's perft against a table (corpus
+        /// format); a game whose counts differ is a mismatch.
+        #[arg(long, value_name = "TABLE")]
+        expected: Option<PathBuf>,
         #[command(flatten)]
         model: ModelArgs,
     },

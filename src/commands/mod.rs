@@ -55,6 +55,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             jobs,
             against,
             bless,
+            expected,
             model,
         } => {
             if let Some(via) = &model.via {
@@ -78,6 +79,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 jobs,
                 against,
                 bless,
+                expected,
                 model,
                 memory_limit_mb,
             })
@@ -109,6 +111,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             joint,
             threads,
             divide,
+            expected,
         } => perft::run(
             &file,
             &model,
@@ -119,6 +122,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 joint,
                 threads,
                 divide,
+                expected,
             },
         ),
         Command::Verify {

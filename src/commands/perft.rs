@@ -2,7 +2,7 @@
 //! printed as it finishes; `--divide`: the count below each first move.
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use rg_core::model::{perft, Budget, ForwardModel, LimitError, Player};
 
 use crate::cli::ModelArgs;
+use crate::pipeline::expected::{compare, ExpectedTable};
 use crate::pipeline::interrupt::{self, EXIT_INTERRUPTED};
 use crate::pipeline::live::Live;
 use crate::pipeline::models::{runtime_error, with_model, ModelTask};
@@ -25,6 +26,8 @@ pub struct PerftOptions {
     pub joint: bool,
     pub threads: Option<usize>,
     pub divide: bool,
+    /// A perft table to check the counts against.
+    pub expected: Option<PathBuf>,
 }
 
 pub fn run(path: &Path, args: &ModelArgs, options: &PerftOptions) -> Result<ExitCode, CliError> {
@@ -44,6 +47,12 @@ pub fn run(path: &Path, args: &ModelArgs, options: &PerftOptions) -> Result<Exit
             "--threads does not apply to {mode}, which counts on one thread"
         )));
     }
+    // Read the table first: a malformed table is reported before any work.
+    let table = options
+        .expected
+        .as_deref()
+        .map(ExpectedTable::read)
+        .transpose()?;
     let progress = interrupt::progress();
     let budget = options
         .time_limit
@@ -85,17 +94,45 @@ pub fn run(path: &Path, args: &ModelArgs, options: &PerftOptions) -> Result<Exit
         with_model(&source, args, task)?
     };
     live.finish();
+    let counts: Vec<u64> = results.iter().map(|(c, _)| *c).collect();
+    let checked = table.as_ref().map(|table| {
+        let expected = table.counts_for(&source.path);
+        (
+            table.path(),
+            expected.is_empty(),
+            compare(&expected, &counts),
+        )
+    });
     if json {
         let mut object = serde_json::json!({
             "file": source.name(),
-            "perft": results.iter().map(|(c, _)| c).collect::<Vec<_>>(),
+            "perft": counts,
             "seconds": results.iter().map(|(_, t)| t.as_secs_f64()).collect::<Vec<_>>(),
         });
         complete_json(&mut object, stopped.as_ref(), options.time_limit);
+        if let Some((path, _, comparison)) = &checked {
+            object["expected"] = comparison.to_json(path);
+        }
         println!("{object}");
+    } else if let Some((path, no_row, comparison)) = &checked {
+        if *no_row {
+            println!(
+                "{}: {}: no row for this game",
+                source.name(),
+                path.display()
+            );
+        } else {
+            println!("{}: {}: {comparison}", source.name(), path.display());
+        }
     }
     let during = format!("during depth {}", results.len());
-    finish(&source, stopped, &during)
+    let code = finish(&source, stopped, &during)?;
+    let refuted = checked.is_some_and(|(_, _, comparison)| !comparison.agrees());
+    Ok(if refuted && code == ExitCode::SUCCESS {
+        ExitCode::from(1)
+    } else {
+        code
+    })
 }
 
 /// Marks a JSON result `"complete"`, and says why not (`"stopped"`).

@@ -181,6 +181,18 @@ impl Comparison {
     pub fn agrees(&self) -> bool {
         self.mismatches.is_empty() && !self.confirmed.is_empty()
     }
+
+    /// For `--json` outputs.
+    pub fn to_json(&self, table: &Path) -> serde_json::Value {
+        serde_json::json!({
+            "table": table.display().to_string(),
+            "agrees": self.agrees(),
+            "confirmed": self.confirmed,
+            "mismatches": self.mismatches.iter().map(|m| serde_json::json!({
+                "depth": m.depth, "count": m.count, "expected": m.expected,
+            })).collect::<Vec<_>>(),
+        })
+    }
 }
 
 impl fmt::Display for Comparison {

@@ -27,6 +27,7 @@ use rg_core::model::Budget;
 use rg_core::verify::Verdict;
 
 use crate::cli::ModelArgs;
+use crate::pipeline::expected::{compare, ExpectedTable};
 use crate::pipeline::interrupt::{self, EXIT_INTERRUPTED};
 use crate::pipeline::models;
 use crate::pipeline::translation;
@@ -78,6 +79,8 @@ pub struct ConvertOptions {
     pub jobs: usize,
     pub against: Option<PathBuf>,
     pub bless: bool,
+    /// A perft table the verified counts are checked against.
+    pub expected: Option<PathBuf>,
     pub model: ModelArgs,
     /// Each worker's address-space cap (`None`: none).
     pub memory_limit_mb: Option<u64>,
@@ -105,6 +108,12 @@ pub fn run(options: &ConvertOptions) -> Result<ExitCode, CliError> {
         snapshot::refuse_incomplete(previous)?;
     }
     refuse_output_inside_library(options)?;
+    // Read the table first: a malformed table is reported before any work.
+    let table = options
+        .expected
+        .as_deref()
+        .map(ExpectedTable::read)
+        .transpose()?;
     let files = crate::source::game_files(&options.dir, Some(&options.out), false);
     if files.is_empty() {
         return Err(CliError::Failed(format!(
@@ -122,6 +131,9 @@ pub fn run(options: &ConvertOptions) -> Result<ExitCode, CliError> {
     let started = Instant::now();
     let (mut games, interrupted) = convert_all(&files, options, &colliding);
     games.sort_by(|a, b| a.file.cmp(&b.file));
+    if let Some(table) = &table {
+        check_expected(&mut games, table, &options.dir);
+    }
     if interrupted {
         // The games done so far, marked incomplete; no snapshot verdict
         // on a part of the library.
@@ -176,6 +188,30 @@ pub fn run(options: &ConvertOptions) -> Result<ExitCode, CliError> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Checks each game's computed perft against the table: a difference makes
+/// the game a mismatch; agreement, or the lack of a row, is noted.
+fn check_expected(games: &mut [GameReport], table: &ExpectedTable, library: &Path) {
+    let name = table.path().display();
+    for game in games.iter_mut().filter(|g| !g.perft.is_empty()) {
+        let expected = table.counts_for(&library.join(&game.file));
+        let remark = if expected.is_empty() {
+            format!("{name}: no row for this game")
+        } else {
+            let comparison = compare(&expected, &game.perft);
+            if !comparison.mismatches.is_empty() {
+                game.status = Status::Mismatch;
+                game.error = Some(format!("perft {comparison} ({name})"));
+                continue;
+            }
+            format!("{name}: {comparison}")
+        };
+        game.note = Some(match game.note.take() {
+            Some(note) => format!("{note}; {remark}"),
+            None => remark,
+        });
+    }
 }
 
 /// A game being converted, for the progress line.

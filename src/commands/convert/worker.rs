@@ -50,6 +50,7 @@ pub fn run(args: WorkerArgs) -> Result<ExitCode, CliError> {
         jobs: 1,
         against: None,
         bless: false,
+        expected: None,
         model: args.model,
         memory_limit_mb: None,
     };
