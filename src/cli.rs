@@ -97,6 +97,11 @@ pub enum Command {
         output: Option<PathBuf>,
         #[command(flatten)]
         optimize: OptimizeArgs,
+        #[command(flatten)]
+        grounding: GroundingArgs,
+        /// Stop GDL grounding after this many seconds (default 60).
+        #[arg(long, value_name = "SECS", value_parser = positive_seconds)]
+        time_limit: Option<Duration>,
         /// Write the RG after every optimization pass that changed something
         /// (numbered files) and a summary of each pass's effect into DIR;
         /// implies --optimize.
@@ -249,6 +254,33 @@ pub struct ModelArgs {
     pub first_keeper_walk: bool,
     #[command(flatten)]
     pub optimize: OptimizeArgs,
+    #[command(flatten)]
+    pub grounding: GroundingArgs,
+}
+
+/// Limits of GDL grounding (the RG translation and the propnet model).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct GroundingArgs {
+    /// GDL: the most ground atoms grounding may produce (default
+    /// 3,000,000).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub grounding_atoms: Option<u64>,
+    /// GDL: the most ground rule instances grounding may produce (default
+    /// 3,000,000).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub grounding_rules: Option<u64>,
+}
+
+impl GroundingArgs {
+    pub fn given(&self) -> Option<&'static str> {
+        if self.grounding_atoms.is_some() {
+            Some("--grounding-atoms")
+        } else if self.grounding_rules.is_some() {
+            Some("--grounding-rules")
+        } else {
+            None
+        }
+    }
 }
 
 /// Options running the RG optimizer on a game before using it.

@@ -24,6 +24,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     if asks_for_pass_list(&cli.command) {
         return passes::run();
     }
+    configure_grounding(&cli.command)?;
     match cli.command {
         Command::Check { file } => check::run(&file),
         Command::Fmt { file, check, write } => fmt::run(&file, fmt::Mode::new(check, write)),
@@ -32,6 +33,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             output,
             optimize,
             trace,
+            ..
         } => translate::run(&file, output.as_deref(), &optimize, trace.as_deref()),
         Command::Stats {
             file,
@@ -166,4 +168,57 @@ fn asks_for_pass_list(command: &Command) -> bool {
         _ => return false,
     };
     optimize.passes.as_deref().map(str::trim) == Some("help")
+}
+
+/// Sets this run's GDL grounding limits from the command's options; a
+/// command's `--time-limit` bounds grounding as well. Grounding options on
+/// a file that is not GDL are usage errors (models check theirs in
+/// `check_model_options`).
+fn configure_grounding(command: &Command) -> Result<(), CliError> {
+    use crate::pipeline::translation;
+    use crate::source::Language;
+    let not_gdl = |file: &std::path::Path| {
+        Language::from_path(file).is_some_and(|language| language != Language::Gdl)
+    };
+    let (grounding, time_limit) = match command {
+        Command::Translate {
+            file,
+            grounding,
+            time_limit,
+            ..
+        } => {
+            let option = grounding.given().or(time_limit.map(|_| "--time-limit"));
+            if let Some(option) = option.filter(|_| not_gdl(file)) {
+                return Err(CliError::Usage(format!(
+                    "{option} bounds GDL grounding; {} is not a GDL file",
+                    file.display()
+                )));
+            }
+            (grounding, *time_limit)
+        }
+        Command::Verify {
+            file,
+            model,
+            time_limit,
+            ..
+        } => {
+            if let Some(option) = model.grounding.given().filter(|_| not_gdl(file)) {
+                return Err(CliError::Usage(format!(
+                    "{option} bounds GDL grounding; {} is not a GDL file",
+                    file.display()
+                )));
+            }
+            (&model.grounding, *time_limit)
+        }
+        Command::Perft {
+            model, time_limit, ..
+        } => (&model.grounding, *time_limit),
+        Command::Moves { model, .. }
+        | Command::Play { model, .. }
+        | Command::Convert { model, .. }
+        | Command::ConvertOne { model, .. } => (&model.grounding, None),
+        _ => return Ok(()),
+    };
+    translation::configure_grounding(grounding, time_limit);
+    Ok(())
 }

@@ -78,6 +78,17 @@ pub fn check_model_options(source: &Source, args: &ModelArgs) -> Result<(), CliE
     if args.lenient && !(engine || source.language == Language::Hrg) {
         return Err(not_for("--lenient", model, source));
     }
+    if let Some(option) = args.grounding.given() {
+        let grounds = source.language == Language::Gdl && via(source, args)? != Via::Native;
+        if !grounds {
+            return Err(CliError::Usage(format!(
+                "{option} does not apply to {model}, which runs {} here without grounding; it \
+                 applies to GDL files run through --via rg or --via propnet, and to verify, \
+                 translate and convert",
+                source.name()
+            )));
+        }
+    }
     Ok(())
 }
 
@@ -157,7 +168,7 @@ pub fn propnet_model(source: &Source) -> Result<propnet::PropnetModel, CliError>
     let game = gdl_game(source)?;
     propnet::PropnetModel::new(
         &gdl::to_datalog(&game),
-        &propnet::GroundingLimits::default(),
+        &super::translation::grounding_limits(),
     )
     .map_err(|e| CliError::Failed(format!("error: {}: {e}", source.name())))
 }

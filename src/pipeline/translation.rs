@@ -1,10 +1,39 @@
 //! Any supported language to checked RG: the first step of every command
 //! that runs or prints a game.
 
+use std::sync::OnceLock;
+use std::time::Duration;
+
 use rg_core::ast::Game;
 use rg_core::diag::Diagnostic;
 
+use crate::cli::GroundingArgs;
 use crate::source::{CliError, Language, Source};
+
+/// The grounding limits of this run, set once from the command line.
+static GROUNDING: OnceLock<propnet::GroundingLimits> = OnceLock::new();
+
+/// Sets the GDL grounding limits of this run from `--grounding-atoms`,
+/// `--grounding-rules` and the command's `--time-limit` (which bounds
+/// grounding too). Later calls change nothing.
+pub fn configure_grounding(args: &GroundingArgs, time_limit: Option<Duration>) {
+    let mut limits = propnet::GroundingLimits::default();
+    if let Some(atoms) = args.grounding_atoms {
+        limits.max_atoms = usize::try_from(atoms).unwrap_or(usize::MAX);
+    }
+    if let Some(rules) = args.grounding_rules {
+        limits.max_rules = usize::try_from(rules).unwrap_or(usize::MAX);
+    }
+    if let Some(limit) = time_limit {
+        limits.max_time = Some(limit);
+    }
+    let _ = GROUNDING.set(limits);
+}
+
+/// The grounding limits of this run (the defaults unless configured).
+pub fn grounding_limits() -> propnet::GroundingLimits {
+    GROUNDING.get().cloned().unwrap_or_default()
+}
 
 /// A translated game and the warnings found on the way.
 pub struct Translated {
@@ -20,7 +49,7 @@ pub fn to_rg(source: &Source) -> Result<Translated, CliError> {
 /// The translation as values: the game, or the diagnostics explaining why
 /// there is none.
 pub fn translate_game(source: &Source) -> Result<Translated, Vec<Diagnostic>> {
-    translate_game_within(source, &propnet::GroundingLimits::default())
+    translate_game_within(source, &grounding_limits())
 }
 
 /// [`translate_game`] with these grounding limits for GDL (`rgw convert`

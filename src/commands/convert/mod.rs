@@ -402,7 +402,7 @@ fn convert_one(
     let start = Instant::now();
     let grounding = propnet::GroundingLimits {
         max_time: Some(options.time_limit),
-        ..propnet::GroundingLimits::default()
+        ..translation::grounding_limits()
     };
     let translated = translation::translate_game_within(&source, &grounding);
     report.translate_ms = start.elapsed().as_secs_f64() * 1000.0;

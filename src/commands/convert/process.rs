@@ -153,6 +153,14 @@ fn spawn(path: &Path, options: &ConvertOptions, output_name: &Path) -> std::io::
     if let Some(passes) = &model.optimize.passes {
         command.arg("--passes").arg(passes);
     }
+    for (option, value) in [
+        ("--grounding-atoms", model.grounding.grounding_atoms),
+        ("--grounding-rules", model.grounding.grounding_rules),
+    ] {
+        if let Some(value) = value {
+            command.arg(option).arg(value.to_string());
+        }
+    }
     command
         // The report wants the abort or panic message, not a backtrace.
         .env("RUST_BACKTRACE", "0")
