@@ -2,10 +2,10 @@
 //! [`Prover`], the conversion to the Datalog of `propnet` and the lowering
 //! to RG.
 
-pub mod ast;
+pub use gdl_ast as ast;
 pub mod lower;
 pub mod parse;
-pub mod prover;
+pub use gdl_prover as prover;
 
 pub use parse::{parse, Parsed};
 pub mod deps;
@@ -15,7 +15,7 @@ pub mod strata;
 pub mod to_datalog;
 pub mod validate;
 
+pub use gdl_prover::{Prover, ProverLimits, ProverState};
 pub use lower::{lower, translate, Translation, TranslationStats};
-pub use prover::{Prover, ProverLimits, ProverState};
 pub use to_datalog::to_datalog;
 pub use validate::{load, validate, Game};

@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 use rg_core::model::ModelError;
 
 use super::terms::{Ground, Pat, Slot, Sym, Symbols};
-use crate::ast::{Atom, Description, Literal, Term, TermKind};
+use gdl_ast::{Atom, Description, Literal, Term, TermKind};
 
 pub type RelId = usize;
 
@@ -323,7 +323,7 @@ mod tests {
     use super::*;
 
     fn program(text: &str) -> Program {
-        Program::compile(&crate::parse::parse(text).unwrap().description).unwrap()
+        Program::compile(&gdl::parse::parse(text).unwrap().description).unwrap()
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub use terms::Ground;
 use program::{Level, Program, RelId};
 use solve::{Facts, Solver, Subgoal, Tables};
 
-use crate::ast::Description;
+use gdl_ast::Description;
 
 /// The native GDL model.
 pub struct Prover {

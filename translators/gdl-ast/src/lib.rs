@@ -3,6 +3,8 @@
 //! Words are already case-folded (KIF) and keyed by name; whether a name is a
 //! relation, a function or a constant follows from its position.
 
+use std::fmt;
+
 use rg_core::diag::Span;
 
 /// A term: constant, variable or function application.
@@ -122,4 +124,55 @@ pub struct Rule {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Description {
     pub rules: Vec<Rule>,
+}
+
+// KIF text of AST nodes, for messages.
+
+impl fmt::Display for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            TermKind::Constant(name) | TermKind::Variable(name) => f.write_str(name),
+            TermKind::Function { name, args } => {
+                write!(f, "({name}")?;
+                for arg in args {
+                    write!(f, " {arg}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+impl fmt::Display for Atom {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.args.is_empty() {
+            return f.write_str(&self.name);
+        }
+        write!(f, "({}", self.name)?;
+        for arg in &self.args {
+            write!(f, " {arg}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl fmt::Display for Literal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Literal::Atom(atom) => write!(f, "{atom}"),
+            Literal::Not(inner, _) => write!(f, "(not {inner})"),
+            Literal::Distinct(s, t, _) => write!(f, "(distinct {s} {t})"),
+            Literal::Or(items, _) | Literal::And(items, _) => {
+                f.write_str(if matches!(self, Literal::Or(..)) {
+                    "(or"
+                } else {
+                    "(and"
+                })?;
+                for item in items {
+                    write!(f, " {item}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
 }
