@@ -708,7 +708,7 @@ impl<'g> Checker<'g> {
         }
         // Reachability targets and recursion (warnings: conservative).
         let components = graph.components_with_calls();
-        let mut reachable_cache: FxMap<usize, Vec<bool>> = FxMap::default();
+        let unreachable = graph.unreachable_check_targets(self.game);
         let mut reported = FxSet::default();
         for edge in &self.game.edges {
             let Label::Reach { from, to, .. } = &edge.label else {
@@ -719,10 +719,7 @@ impl<'g> Checker<'g> {
                 graph.index[to.as_str()],
                 graph.index[edge.from.as_str()],
             );
-            let from_a = reachable_cache
-                .entry(a)
-                .or_insert_with(|| graph.reachable(&[a], false));
-            if !from_a[b] && reported.insert((a, b, 0)) {
+            if unreachable.contains(&(a, b)) && reported.insert((a, b, 0)) {
                 self.report(warning_at(
                     format!("{to} is not reachable from {from}."),
                     edge.at,
@@ -936,6 +933,44 @@ impl<'g> Graph<'g> {
         seen
     }
 
+    /// The (start, target) pairs of reachability checks whose target cannot
+    /// be reached from the start. One search per distinct start, over a
+    /// shared visit stamp: a translation with tens of thousands of check
+    /// sub-automata over millions of nodes needs memory for one node set,
+    /// and time for the sub-automata actually walked.
+    pub fn unreachable_check_targets(&self, game: &Game) -> FxSet<(usize, usize)> {
+        let mut targets: FxMap<usize, Vec<usize>> = FxMap::default();
+        for edge in &game.edges {
+            if let Label::Reach { from, to, .. } = &edge.label {
+                targets
+                    .entry(self.index[from.as_str()])
+                    .or_default()
+                    .push(self.index[to.as_str()]);
+            }
+        }
+        let mut stamps = vec![0u32; self.successors.len()];
+        let mut stack = Vec::new();
+        let mut unreachable = FxSet::default();
+        for (stamp, (&start, ends)) in (1u32..).zip(&targets) {
+            stamps[start] = stamp;
+            stack.push(start);
+            while let Some(n) = stack.pop() {
+                for &m in &self.successors[n] {
+                    if stamps[m] != stamp {
+                        stamps[m] = stamp;
+                        stack.push(m);
+                    }
+                }
+            }
+            unreachable.extend(
+                ends.iter()
+                    .filter(|&&b| stamps[b] != stamp)
+                    .map(|&b| (start, b)),
+            );
+        }
+        unreachable
+    }
+
     /// Strongly connected component of every node in the graph whose edges
     /// are the automaton edges plus call edges. A check `? a -> b` on an
     /// edge leaving `p` can recurse iff `p` and `a` share a component.
@@ -950,7 +985,7 @@ impl<'g> Graph<'g> {
             }
         }
         let mut component = vec![0; nodes.len()];
-        for (k, scc) in petgraph::algo::tarjan_scc(&graph).into_iter().enumerate() {
+        for (k, scc) in petgraph::algo::kosaraju_scc(&graph).into_iter().enumerate() {
             for n in scc {
                 component[n.index()] = k;
             }

@@ -272,7 +272,7 @@ fn recursive_aliases<'g>(aliases: &HashMap<&'g str, &'g Type>) -> HashSet<&'g st
         }
     }
     let mut recursive = HashSet::new();
-    for component in petgraph::algo::tarjan_scc(&graph) {
+    for component in petgraph::algo::kosaraju_scc(&graph) {
         let cyclic = component.len() > 1 || graph.contains_edge(component[0], component[0]);
         if cyclic {
             recursive.extend(component);

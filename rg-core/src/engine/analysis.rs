@@ -93,7 +93,7 @@ fn cyclic_or_join(n: usize, successors: impl Fn(usize) -> Vec<usize>) -> Vec<boo
             *self_loop |= to == from;
         }
     }
-    for component in petgraph::algo::tarjan_scc(&graph) {
+    for component in petgraph::algo::kosaraju_scc(&graph) {
         if component.len() > 1 {
             for node in component {
                 flagged[node.index()] = true;
