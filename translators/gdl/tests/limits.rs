@@ -34,7 +34,7 @@ fn a_file_of_many_sentences_is_read_in_linear_time() {
 fn a_sentence_past_the_limit_is_refused_at_its_parenthesis() {
     let facts: String = (0..10_000).map(|k| format!(" (p{k})")).collect();
     let text = format!("(role a)\n(<= (q){facts})\n");
-    let errors = load_quickly(&text).err().expect("refused");
+    let errors = load_quickly(&text).expect_err("refused");
     let error = &errors[0];
     assert!(
         error.message.contains("a sentence longer than 65536 bytes"),
@@ -50,7 +50,7 @@ fn a_sentence_past_the_limit_is_refused_at_its_parenthesis() {
     assert_eq!(error.span.unwrap().start, text.find("(<=").unwrap());
     // Unclosed, it is reported as never closed, quickly.
     let unclosed = format!("(role a)\n(<= (q){facts}\n");
-    let errors = load_quickly(&unclosed).err().expect("refused");
+    let errors = load_quickly(&unclosed).expect_err("refused");
     assert!(errors[0].message.contains("never closed"), "{errors:?}");
     assert_eq!(errors[0].span.unwrap().start, unclosed.find("(<=").unwrap());
 }

@@ -3,7 +3,7 @@
 //! (issue #18).
 
 fn refused_as_too_deep(text: &str) {
-    let errors = gdl::load(text).err().expect("refused");
+    let errors = gdl::load(text).expect_err("refused");
     assert!(
         errors
             .iter()
@@ -39,7 +39,7 @@ fn infix_kif_nested_100000_deep_is_an_error() {
     ));
     // Stacked negations are refused for what they are, without recursion.
     let negations = gdl::load(&format!("role(a)\nq :- {}p", "~".repeat(DEPTH)));
-    assert!(negations.err().expect("refused")[0]
+    assert!(negations.expect_err("refused")[0]
         .message
         .contains("negation applies only to an atom"));
     refused_as_too_deep(&format!("role(a)\nq :- p({}x", "g(".repeat(DEPTH)));

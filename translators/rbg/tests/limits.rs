@@ -20,7 +20,7 @@ fn game(board: &str, macros: &str, rules: &str) -> String {
 /// must refuse `source` within ten seconds.
 fn refusal(source: &str) -> Vec<Diagnostic> {
     let start = Instant::now();
-    let errors = rbg::parse_and_check(source).err().expect("refused");
+    let errors = rbg::parse_and_check(source).expect_err("refused");
     assert!(
         start.elapsed() < Duration::from_secs(10),
         "took {:?}",
@@ -103,7 +103,7 @@ fn explicit_boards_count_towards_the_vertex_limit() {
     let ll = format!(
         "#board = {vertices}\n#players = white(10), black(10)\n#pieces = e, w\n#variables =\n#rules = ->white\n"
     );
-    let errors = rbg::parse::parse_ll(&ll).err().expect("refused");
+    let errors = rbg::parse::parse_ll(&ll).expect_err("refused");
     let error = find(&errors, "MAX_BOARD_VERTICES");
     assert_eq!(error.span.unwrap().start, ll.find("v100000[").unwrap());
 }
@@ -179,6 +179,6 @@ fn nesting_of_depth_100000_is_an_error_not_a_stack_overflow() {
     let ll = format!(
         "#board = a[e]{{}}\n#players = white(10), black(10)\n#pieces = e, w\n#variables =\n#rules = {deep}\n"
     );
-    let errors = rbg::parse::parse_ll(&ll).err().expect("refused");
+    let errors = rbg::parse::parse_ll(&ll).expect_err("refused");
     find(&errors, "levels of nesting are supported");
 }
