@@ -185,7 +185,7 @@ impl<'g> Compiler<'g> {
             }
             let t = self.resolve(&constant.ty, &constant.name)?;
             let layout = self.layout(&t, &format!("constant {}", constant.name))?;
-            self.grown(self.pool.len(), layout.size(), "the constants")?;
+            self.grown(self.pool.len(), layout.size(), "the constant pool")?;
             let mut value = vec![0; layout.size() as usize];
             self.fill(&mut value, 0, &layout, &constant.value, index)?;
             let base = self.pool.len() as u32;

@@ -419,4 +419,25 @@ fn a_state_past_the_slot_limit_is_refused_with_the_limit_named() {
             .contains("constant c needs more than 12 slots"),
         "{errors:?}"
     );
+    let constants = "type Player = { x };\ntype Score = { 0 };\nconst c: Bool -> Bool -> Bool -> Bool = {:{:{:0}}};\n\
+        const d: Bool -> Bool -> Bool -> Bool = {:{:{:1}}};\nbegin, end: player = keeper;\n";
+    let errors = Engine::from_source(constants, tight).err().unwrap();
+    assert!(
+        errors[0]
+            .message
+            .contains("the constant pool needs more than 12 slots"),
+        "{errors:?}"
+    );
+    // Slots are u32 offsets: past 2^32, a game is refused whatever the limit.
+    let unbounded = EngineOptions {
+        max_state_slots: u64::MAX,
+        ..EngineOptions::default()
+    };
+    let errors = Engine::from_source(&nested_bool_map(40), unbounded)
+        .err()
+        .unwrap();
+    assert!(
+        errors[0].message.contains("variable m needs more than"),
+        "{errors:?}"
+    );
 }
