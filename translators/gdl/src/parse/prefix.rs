@@ -65,7 +65,7 @@ pub fn parse_prefix(source: &str) -> Result<Parsed, Vec<Diagnostic>> {
                     reader.errors.push(
                         Diagnostic::error(
                             format!("syntax error: {message}"),
-                            Span::new(offset, (offset + 1).min(source.len()).max(offset)),
+                            char_span(source, offset),
                         )
                         .with_label("here"),
                     );
@@ -135,6 +135,20 @@ fn top_level_chunks(source: &str) -> Result<Vec<(usize, usize)>, Diagnostic> {
     }
     chunks.push((chunk_start, source.len()));
     Ok(chunks)
+}
+
+/// The span of the character at (or around) byte `offset`: lexpr's
+/// columns count bytes, and an error may sit on a multi-byte character.
+fn char_span(source: &str, offset: usize) -> Span {
+    let mut start = offset.min(source.len());
+    while !source.is_char_boundary(start) {
+        start -= 1;
+    }
+    let end = source[start..]
+        .chars()
+        .next()
+        .map_or(start, |c| start + c.len_utf8());
+    Span::new(start, end)
 }
 
 /// Byte offset of the outermost `(` that is never closed (`;` comments
