@@ -80,17 +80,17 @@ run() {
     done
     local before
     before=$(find "fuzz/artifacts/$t" -type f | wc -l)
-    local status=0
+    local status=0 started=$SECONDS
     (cd fuzz && cargo +nightly fuzz run "${BUILD[@]}" "$t" "corpus/$t" -- \
         -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=60 \
         -max_len="$(max_len "$t")" -print_final_stats=1) >"$log" 2>&1 || status=$?
-    local after execs cov ft
+    local after execs cov ft took=$((SECONDS - started))
     after=$(find "fuzz/artifacts/$t" -type f | wc -l)
     execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
     ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
     printf '%-18s %10s execs in %5ss  cov %6s  ft %6s  new crashes %s\n' \
-        "$t" "${execs:-?}" "$seconds" "${cov:-?}" "${ft:-?}" "$((after - before))"
+        "$t" "${execs:-?}" "$took" "${cov:-?}" "${ft:-?}" "$((after - before))"
     if [ "$status" -ne 0 ] || [ "$after" -gt "$before" ]; then
         echo "  $t failed (exit $status); see $log and fuzz/artifacts/$t" >&2
         grep -m3 -E "panicked|ERROR|SUMMARY" "$log" >&2 || tail -5 "$log" >&2
