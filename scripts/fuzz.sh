@@ -70,6 +70,14 @@ max_len() {
     esac
 }
 
+# The crashes, out-of-memory kills and timeouts found so far (libFuzzer also
+# writes slow-unit-* files for inputs that took over 10 s once, which on a
+# shared machine can be contention: they are kept but do not fail the run).
+crashes() {
+    find "fuzz/artifacts/$1" -type f \( -name 'crash-*' -o -name 'oom-*' -o -name 'timeout-*' \
+        -o -name 'leak-*' \) | wc -l
+}
+
 run() {
     local t=$1 corpus=fuzz/corpus/$1 log=fuzz/logs/$1.log
     mkdir -p "$corpus" fuzz/logs "fuzz/artifacts/$t"
@@ -79,13 +87,13 @@ run() {
             -exec cp -n {} "$corpus"/ \;
     done
     local before
-    before=$(find "fuzz/artifacts/$t" -type f | wc -l)
+    before=$(crashes "$t")
     local status=0 started=$SECONDS
     (cd fuzz && cargo +nightly fuzz run "${BUILD[@]}" "$t" "corpus/$t" -- \
         -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=60 \
         -max_len="$(max_len "$t")" -print_final_stats=1) >"$log" 2>&1 || status=$?
     local after execs cov ft took=$((SECONDS - started))
-    after=$(find "fuzz/artifacts/$t" -type f | wc -l)
+    after=$(crashes "$t")
     execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
     ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
