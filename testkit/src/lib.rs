@@ -6,6 +6,8 @@
 //! print that they are skipped — except under CI (`CI=true`), where a
 //! missing corpus is a failure.
 
+pub mod rg_games;
+
 use std::path::{Path, PathBuf};
 
 /// The workspace root (the directory holding the top-level `Cargo.toml`).

@@ -51,21 +51,30 @@ impl Default for GroundingLimits {
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GroundingError {
-    #[error("grounding exceeded {limit} atoms (relation {relation} has {count})")]
+    #[error(
+        "grounding exceeded {limit} atoms (relation {relation} has {count}); the limit is \
+         GroundingLimits::max_atoms (propnet), to be raised there for a larger game"
+    )]
     TooManyAtoms {
         limit: usize,
         relation: String,
         count: usize,
     },
     #[error(
-        "grounding exceeded {limit} rule instances (the rules for {relation} produced {count})"
+        "grounding exceeded {limit} rule instances (the rules for {relation} produced \
+         {count}); the limit is GroundingLimits::max_rules (propnet), to be raised there for a \
+         larger game"
     )]
     TooManyRules {
         limit: usize,
         relation: String,
         count: usize,
     },
-    #[error("grounding exceeded the time limit of {limit:.1?} while instantiating the rules for {relation}")]
+    #[error(
+        "grounding exceeded the time limit of {limit:.1?} while instantiating the rules for \
+         {relation}; the limit is GroundingLimits::max_time (propnet), to be raised there for a \
+         larger game"
+    )]
     Time { limit: Duration, relation: String },
     #[error("cannot ground: {0}")]
     Invalid(String),

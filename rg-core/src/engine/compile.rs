@@ -17,10 +17,15 @@ use super::program::{
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompileError(pub String);
 
-pub fn compile(game: &Game) -> Result<Program, CompileError> {
+/// The default of [`super::EngineOptions::max_state_slots`]: 2^26 slots
+/// (256 MB of `u32`), far above the corpus's largest state.
+pub const DEFAULT_MAX_STATE_SLOTS: u64 = 1 << 26;
+
+pub fn compile(game: &Game, max_slots: u64) -> Result<Program, CompileError> {
     let env = TypeEnv::new(game);
     let mut c = Compiler {
         game,
+        max_slots,
         env,
         symbols: Vec::new(),
         symbol_ids: HashMap::new(),
@@ -46,6 +51,9 @@ type Automaton = (Vec<String>, Vec<u32>, Vec<CompiledEdge>);
 
 struct Compiler<'g> {
     game: &'g Game,
+    /// The most slots the state vector, the constant pool, or one value may
+    /// take ([`super::EngineOptions::max_state_slots`]).
+    max_slots: u64,
     env: TypeEnv<'g>,
     symbols: Vec<String>,
     symbol_ids: HashMap<String, u32>,
@@ -127,17 +135,41 @@ impl<'g> Compiler<'g> {
         t
     }
 
-    fn layout(&mut self, t: &RType) -> Rc<Layout> {
+    /// The layout of a value of type `t`, refused when it needs more than
+    /// `max_slots` slots (`what` names the variable or constant).
+    fn layout(&mut self, t: &RType, what: &str) -> Result<Rc<Layout>, CompileError> {
         match t.arrow() {
-            None => Rc::new(Layout::Scalar),
+            None => Ok(Rc::new(Layout::Scalar)),
             Some((key, value)) => {
                 let table = self.key_table(key.symbols().unwrap_or(&[]));
-                let inner = self.layout(value);
-                let count = self.key_tables[table as usize].symbols.len() as u32;
-                let size = count * inner.size();
-                Rc::new(Layout::Map { table, inner, size })
+                let inner = self.layout(value, what)?;
+                let count = self.key_tables[table as usize].symbols.len() as u64;
+                let size = count
+                    .checked_mul(u64::from(inner.size()))
+                    .filter(|&size| size <= self.max_slots)
+                    .ok_or_else(|| self.too_many_slots(what))?;
+                let size = u32::try_from(size).map_err(|_| self.too_many_slots(what))?;
+                Ok(Rc::new(Layout::Map { table, inner, size }))
             }
         }
+    }
+
+    /// The refusal of a value, state or constant pool larger than the limit.
+    fn too_many_slots(&self, what: &str) -> CompileError {
+        CompileError(format!(
+            "{what} needs more than {} slots, the engine's limit on the size of the state \
+             and of the constants (EngineOptions::max_state_slots)",
+            self.max_slots
+        ))
+    }
+
+    /// `base + size` slots, refused past the limit.
+    fn grown(&self, base: usize, size: u32, what: &str) -> Result<usize, CompileError> {
+        let total = base as u64 + u64::from(size);
+        if total > self.max_slots.min(u64::from(u32::MAX)) {
+            return Err(self.too_many_slots(what));
+        }
+        Ok(base + size as usize)
     }
 
     fn resolve(&self, ty: &crate::ast::Type, what: &str) -> Result<RType, CompileError> {
@@ -152,7 +184,8 @@ impl<'g> Compiler<'g> {
                 continue;
             }
             let t = self.resolve(&constant.ty, &constant.name)?;
-            let layout = self.layout(&t);
+            let layout = self.layout(&t, &format!("constant {}", constant.name))?;
+            self.grown(self.pool.len(), layout.size(), "the constant pool")?;
             let mut value = vec![0; layout.size() as usize];
             self.fill(&mut value, 0, &layout, &constant.value, index)?;
             let base = self.pool.len() as u32;
@@ -169,9 +202,9 @@ impl<'g> Compiler<'g> {
                 continue;
             }
             let t = self.resolve(&variable.ty, &variable.name)?;
-            let layout = self.layout(&t);
+            let layout = self.layout(&t, &format!("variable {}", variable.name))?;
             let base = initial.len() as u32;
-            initial.resize(initial.len() + layout.size() as usize, 0);
+            initial.resize(self.grown(initial.len(), layout.size(), "the state")?, 0);
             self.fill(&mut initial, base, &layout, &variable.value, usize::MAX)?;
             let fallback = self.innermost_default(&variable.value, usize::MAX);
             self.fallbacks.insert(&variable.name, fallback);

@@ -24,7 +24,7 @@ use crate::check::check_game;
 use crate::diag::{has_errors, Diagnostic};
 use crate::model::{ForwardModel, ModelError, Player};
 
-pub use compile::CompileError;
+pub use compile::{CompileError, DEFAULT_MAX_STATE_SLOTS};
 pub use program::Program;
 pub use search::{FoundMove, DEFAULT_STEP_LIMIT};
 pub use state::State;
@@ -52,6 +52,10 @@ pub struct EngineOptions {
     /// For proper games the result is the same; improper keepers go
     /// undetected.
     pub first_keeper_walk: bool,
+    /// The most `u32` slots the compiled state, the constant pool, or one
+    /// variable's or constant's value may take; a game past it is refused
+    /// when the engine is built (default [`DEFAULT_MAX_STATE_SLOTS`]).
+    pub max_state_slots: u64,
 }
 
 impl Default for EngineOptions {
@@ -61,6 +65,7 @@ impl Default for EngineOptions {
             step_limit: DEFAULT_STEP_LIMIT,
             lenient: false,
             first_keeper_walk: false,
+            max_state_slots: DEFAULT_MAX_STATE_SLOTS,
         }
     }
 }
@@ -111,12 +116,14 @@ impl Engine {
                 .filter(Diagnostic::is_error)
                 .collect());
         }
-        let program = compile::compile(&with_builtins(game)).map_err(|CompileError(message)| {
-            vec![Diagnostic::error(
-                format!("cannot compile the game: {message}"),
-                None,
-            )]
-        })?;
+        let program = compile::compile(&with_builtins(game), options.max_state_slots).map_err(
+            |CompileError(message)| {
+                vec![Diagnostic::error(
+                    format!("cannot compile the game: {message}"),
+                    None,
+                )]
+            },
+        )?;
         let mut searcher = Searcher::default();
         searcher.step_limit = options.step_limit;
         searcher.lenient = options.lenient;

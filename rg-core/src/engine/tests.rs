@@ -354,3 +354,90 @@ fn a_move_search_observes_the_deadline() {
     // The deadline was for that computation only.
     assert_eq!(e.searcher.borrow().deadline, None);
 }
+
+/// A game with one variable of type `Bool -> … -> Bool` (`depth` arrows)
+/// and initial value `{:{:…0}}`.
+fn nested_bool_map(depth: usize) -> String {
+    format!(
+        "type Player = {{ x }};\ntype Score = {{ 0 }};\nvar m: {}Bool = {}0{};\nbegin, end: player = keeper;\n",
+        "Bool -> ".repeat(depth),
+        "{:".repeat(depth),
+        "}".repeat(depth)
+    )
+}
+
+#[test]
+fn a_state_past_the_slot_limit_is_refused_with_the_limit_named() {
+    // 2^200 slots (the product overflows 64 bits) and 2^30 slots: refused,
+    // not an overflowed size and a panic.
+    for depth in [200, 30] {
+        let Err(errors) = Engine::from_source(&nested_bool_map(depth), EngineOptions::default())
+        else {
+            panic!("a state of 2^{depth} slots was compiled");
+        };
+        let message = &errors[0].message;
+        assert!(
+            message.contains("variable m needs more than 67108864 slots")
+                && message.contains("EngineOptions::max_state_slots"),
+            "{message}"
+        );
+    }
+    // 2^10 slots fit; with a limit of 1000 they do not.
+    assert!(Engine::from_source(&nested_bool_map(10), EngineOptions::default()).is_ok());
+    let small = EngineOptions {
+        max_state_slots: 1000,
+        ..EngineOptions::default()
+    };
+    let errors = Engine::from_source(&nested_bool_map(10), small)
+        .err()
+        .unwrap();
+    assert!(
+        errors[0].message.contains("more than 1000 slots"),
+        "{errors:?}"
+    );
+    // The sum of several variables is bounded too.
+    let two = "type Player = { x };\ntype Score = { 0 };\nvar a: Bool -> Bool -> Bool -> Bool = {:{:{:0}}};\n\
+        var b: Bool -> Bool -> Bool -> Bool = {:{:{:0}}};\nbegin, end: player = keeper;\n";
+    let tight = EngineOptions {
+        max_state_slots: 12,
+        ..EngineOptions::default()
+    };
+    let errors = Engine::from_source(two, tight).err().unwrap();
+    assert!(
+        errors[0]
+            .message
+            .contains("the state needs more than 12 slots"),
+        "{errors:?}"
+    );
+    // Constants likewise.
+    let constant = "type Player = { x };\ntype Score = { 0 };\nconst c: Bool -> Bool -> Bool -> Bool -> Bool = {:{:{:{:0}}}};\n\
+        begin, end: player = keeper;\n";
+    let errors = Engine::from_source(constant, tight).err().unwrap();
+    assert!(
+        errors[0]
+            .message
+            .contains("constant c needs more than 12 slots"),
+        "{errors:?}"
+    );
+    let constants = "type Player = { x };\ntype Score = { 0 };\nconst c: Bool -> Bool -> Bool -> Bool = {:{:{:0}}};\n\
+        const d: Bool -> Bool -> Bool -> Bool = {:{:{:1}}};\nbegin, end: player = keeper;\n";
+    let errors = Engine::from_source(constants, tight).err().unwrap();
+    assert!(
+        errors[0]
+            .message
+            .contains("the constant pool needs more than 12 slots"),
+        "{errors:?}"
+    );
+    // Slots are u32 offsets: past 2^32, a game is refused whatever the limit.
+    let unbounded = EngineOptions {
+        max_state_slots: u64::MAX,
+        ..EngineOptions::default()
+    };
+    let errors = Engine::from_source(&nested_bool_map(40), unbounded)
+        .err()
+        .unwrap();
+    assert!(
+        errors[0].message.contains("variable m needs more than"),
+        "{errors:?}"
+    );
+}

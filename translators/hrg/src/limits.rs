@@ -10,6 +10,11 @@ pub const MAX_DOMAIN_ELEMENTS: u64 = 100_000;
 /// Most entries of one tabulated constant function (the product of its key
 /// domains' sizes).
 pub const MAX_TABLE_ENTRIES: u64 = 10_000_000;
+/// Most slots of the native interpreter's state, all variables (and graph
+/// parameters) together; each map variable is also bounded by
+/// [`MAX_TABLE_ENTRIES`]. The corpus's largest state has a few thousand
+/// slots; states are copied for every move.
+pub const MAX_STATE_SLOTS: u64 = 10_000_000;
 /// Largest count of a `repeat n` (its body is copied `n` times).
 pub const MAX_REPEAT_COUNT: u64 = 10_000;
 /// Most statements one translation expands into (copies of `repeat` and

@@ -159,3 +159,61 @@ fn a_function_over_a_large_domain_tabulates_quickly() {
         start.elapsed()
     );
 }
+
+/// The declaration of a variable `name` of type `Bool -> … -> Bool`
+/// (`depth` arrows) without initializer: every entry is 0.
+fn nested_bool_variable(name: &str, depth: usize) -> String {
+    format!("{name} : {}Bool", "Bool -> ".repeat(depth))
+}
+
+#[test]
+fn the_interpreter_refuses_a_map_variable_past_the_table_limit() {
+    // 2^248 entries (formerly built one by one until memory ran out) and
+    // 2^24: refused at the outermost type name past the limit.
+    for depth in [248, 24] {
+        let source = game(&nested_bool_variable("m", depth), "");
+        let start = Instant::now();
+        let errors = Interpreter::new(&source).err().expect("refused");
+        assert!(start.elapsed() < Duration::from_secs(10));
+        let error = &errors[0];
+        assert!(
+            error
+                .message
+                .contains("more than the limit of 10000000 entries per table")
+                && error
+                    .message
+                    .contains("raise MAX_TABLE_ENTRIES in translators/hrg/src/limits.rs"),
+            "{errors:?}"
+        );
+        // The 24th arrow from the right (2^24 entries) is the first refused.
+        let at = source.find(": ").unwrap() + 2 + "Bool -> ".len() * (depth - 24);
+        assert_eq!(error.span.unwrap().start, at, "{errors:?}");
+    }
+    // 2^10 entries are fine.
+    let source = game(&nested_bool_variable("m", 10), "");
+    assert!(Interpreter::new(&source).is_ok());
+}
+
+#[test]
+fn the_interpreter_refuses_a_state_past_the_slot_limit() {
+    // Two variables of 2^23 entries each fit the table limit, but not the
+    // state limit of 10^7 slots together.
+    let declarations: Vec<String> = (0..2)
+        .map(|k| nested_bool_variable(&format!("m{k}"), 23))
+        .collect();
+    let source = game(&declarations.join("\n"), "");
+    let errors = Interpreter::new(&source).err().expect("refused");
+    let error = &errors[0];
+    assert!(
+        error
+            .message
+            .contains("The state would have more than 10000000 slots")
+            && error.message.contains("raise MAX_STATE_SLOTS"),
+        "{errors:?}"
+    );
+    assert_eq!(
+        error.span.unwrap().start,
+        source.find("m1 :").unwrap(),
+        "{errors:?}"
+    );
+}

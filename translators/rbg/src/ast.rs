@@ -267,6 +267,20 @@ impl Game {
 }
 
 impl Rule {
+    /// The number of rule nodes (actions, sums, concatenations, stars,
+    /// patterns' rules included): what copying the rule costs.
+    pub fn size(&self) -> usize {
+        1 + match &self.kind {
+            RuleKind::Sum(items) | RuleKind::Concat(items) => items.iter().map(Rule::size).sum(),
+            RuleKind::Star(inner) => inner.size(),
+            RuleKind::Action(Action {
+                kind: ActionKind::Pattern { rule, .. },
+                ..
+            }) => rule.size(),
+            RuleKind::Action(_) => 0,
+        }
+    }
+
     pub fn map_spans(&mut self, f: &mut dyn FnMut(Span) -> Span) {
         self.span = f(self.span);
         match &mut self.kind {

@@ -12,6 +12,7 @@ pub mod ast;
 pub mod check;
 pub mod interpreter;
 pub mod lexer;
+pub mod limits;
 pub mod lower;
 pub mod parse;
 pub mod preprocess;

@@ -11,6 +11,7 @@ use crate::ast::{
     RuleKind, Vertex,
 };
 use crate::lexer::{tokenize, Keyword, Punct, Token, TokenKind};
+use crate::limits::{too_many_vertices, MAX_BOARD_VERTICES};
 
 /// Parses low-level RBG text (no semantic checks; see [`crate::check`]).
 pub fn parse_ll(source: &str) -> Result<Game, Vec<Diagnostic>> {
@@ -339,6 +340,9 @@ impl<'a> Parser<'a> {
                 }
             }
             let close = self.expect_punct(Punct::RBrace)?;
+            if vertices.len() == MAX_BOARD_VERTICES {
+                return Err(too_many_vertices(name.span));
+            }
             vertices.push(Vertex {
                 span: name.span.join(close),
                 name,

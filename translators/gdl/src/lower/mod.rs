@@ -244,6 +244,35 @@ mod tests {
         };
         let errors = translate(source, &limits).unwrap_err();
         assert!(errors[0].message.contains("legal"), "{}", errors[0].message);
+        // Each limit names itself and where it is raised.
+        assert!(
+            errors[0].message.contains("exceeded 200 atoms")
+                && errors[0].message.contains("GroundingLimits::max_atoms"),
+            "{}",
+            errors[0].message
+        );
+        let limits = GroundingLimits {
+            max_rules: 200,
+            ..GroundingLimits::default()
+        };
+        let errors = translate(source, &limits).unwrap_err();
+        assert!(
+            errors[0].message.contains("exceeded 200 rule instances")
+                && errors[0].message.contains("GroundingLimits::max_rules"),
+            "{}",
+            errors[0].message
+        );
+        let limits = GroundingLimits {
+            max_time: Some(std::time::Duration::ZERO),
+            ..GroundingLimits::default()
+        };
+        let errors = translate(source, &limits).unwrap_err();
+        assert!(
+            errors[0].message.contains("exceeded the time limit")
+                && errors[0].message.contains("GroundingLimits::max_time"),
+            "{}",
+            errors[0].message
+        );
     }
 
     #[test]

@@ -9,7 +9,9 @@ mod prefix;
 
 use rg_core::diag::Diagnostic;
 
-pub use parsed::{Parsed, MAX_NESTING};
+pub use infix::parse_infix;
+pub use parsed::{Parsed, MAX_NESTING, MAX_SENTENCE_BYTES};
+pub use prefix::parse_prefix;
 
 /// Parses a KIF (or infix GDL) text. On failure, returns every syntax error
 /// found (and the warnings so far).

@@ -13,3 +13,8 @@ pub struct Parsed {
 
 /// Deepest accepted nesting of parentheses (the corpus needs about 30).
 pub const MAX_NESTING: usize = 500;
+
+/// Longest top-level sentence of prefix KIF, in bytes, from its `(` to its
+/// `)` (the corpus's longest is a few kilobytes). The reader's cost grows
+/// with the square of a sentence's length.
+pub const MAX_SENTENCE_BYTES: usize = 65_536;

@@ -9,7 +9,7 @@ use lexpr::datum::Ref;
 use lexpr::Value;
 use rg_core::diag::{Diagnostic, Span};
 
-use super::parsed::{Parsed, MAX_NESTING};
+use super::parsed::{Parsed, MAX_NESTING, MAX_SENTENCE_BYTES};
 use crate::ast::{Atom, Description, Literal, Rule, Term, TermKind};
 
 /// Parses a prefix KIF text. On failure, returns every syntax error found
@@ -20,45 +20,57 @@ pub fn parse_prefix(source: &str) -> Result<Parsed, Vec<Diagnostic>> {
     if !unsupported.is_empty() {
         return Err(unsupported);
     }
-    let mut parser = lexpr::Parser::from_str_custom(source, lexpr::parse::Options::default());
+    let chunks = match top_level_chunks(source) {
+        Ok(chunks) => chunks,
+        Err(error) => return Err(vec![error]),
+    };
     let mut rules = Vec::new();
-    loop {
-        match parser.next_datum() {
-            Ok(Some(datum)) => {
-                if let Some(rule) = reader.sentence(datum.as_ref()) {
-                    rules.push(rule);
-                }
-            }
-            Ok(None) => break,
-            Err(error) => {
-                let message = error.to_string();
-                // lexpr reports an unclosed list at the end of the file;
-                // the useful place is the parenthesis that is never closed.
-                if message.starts_with("EOF while parsing a list") {
-                    if let Some(open) = first_unclosed_parenthesis(source) {
-                        reader.errors.push(
-                            Diagnostic::error(
-                                "syntax error: this parenthesis is never closed",
-                                Span::new(open, open + 1),
-                            )
-                            .with_label("opened here")
-                            .with_note("the file ends before its matching `)`"),
-                        );
-                        break;
+    // Each chunk is read by its own parser: lexpr computes a datum's
+    // position by scanning its input from the start, which over the whole
+    // text would take time quadratic in the text's length.
+    'chunks: for (start, end) in chunks {
+        reader.base = start;
+        reader.base_line = reader.line_starts.partition_point(|&s| s <= start);
+        let mut parser =
+            lexpr::Parser::from_str_custom(&source[start..end], lexpr::parse::Options::default());
+        loop {
+            match parser.next_datum() {
+                Ok(Some(datum)) => {
+                    if let Some(rule) = reader.sentence(datum.as_ref()) {
+                        rules.push(rule);
                     }
                 }
-                let offset = error.location().map_or(source.len(), |l| {
-                    reader.offset(l.line(), l.column().saturating_sub(1))
-                });
-                let message = message.split(" at line").next().unwrap_or(&message);
-                reader.errors.push(
-                    Diagnostic::error(
-                        format!("syntax error: {message}"),
-                        Span::new(offset, (offset + 1).min(source.len()).max(offset)),
-                    )
-                    .with_label("here"),
-                );
-                break;
+                Ok(None) => break,
+                Err(error) => {
+                    let message = error.to_string();
+                    // lexpr reports an unclosed list at the end of the file;
+                    // the useful place is the parenthesis that is never closed.
+                    if message.starts_with("EOF while parsing a list") {
+                        if let Some(open) = first_unclosed_parenthesis(source) {
+                            reader.errors.push(
+                                Diagnostic::error(
+                                    "syntax error: this parenthesis is never closed",
+                                    Span::new(open, open + 1),
+                                )
+                                .with_label("opened here")
+                                .with_note("the file ends before its matching `)`"),
+                            );
+                            break 'chunks;
+                        }
+                    }
+                    let offset = error.location().map_or(source.len(), |l| {
+                        reader.offset(l.line(), l.column().saturating_sub(1))
+                    });
+                    let message = message.split(" at line").next().unwrap_or(&message);
+                    reader.errors.push(
+                        Diagnostic::error(
+                            format!("syntax error: {message}"),
+                            char_span(source, offset),
+                        )
+                        .with_label("here"),
+                    );
+                    break 'chunks;
+                }
             }
         }
     }
@@ -72,6 +84,71 @@ pub fn parse_prefix(source: &str) -> Result<Parsed, Vec<Diagnostic>> {
         all.extend(reader.warnings);
         Err(all)
     }
+}
+
+/// The text cut after every top-level sentence (`;` comments skipped):
+/// `(start, end)` byte ranges covering it. A sentence longer than
+/// [`MAX_SENTENCE_BYTES`] is refused.
+fn top_level_chunks(source: &str) -> Result<Vec<(usize, usize)>, Diagnostic> {
+    let mut chunks = Vec::new();
+    let mut chunk_start = 0;
+    let mut sentence_start = 0;
+    let mut depth = 0usize;
+    let mut in_comment = false;
+    for (offset, c) in source.char_indices() {
+        match c {
+            '\n' => in_comment = false,
+            _ if in_comment => {}
+            ';' => in_comment = true,
+            '(' => {
+                if depth == 0 {
+                    sentence_start = offset;
+                }
+                depth += 1;
+            }
+            ')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    if offset - sentence_start >= MAX_SENTENCE_BYTES {
+                        return Err(Diagnostic::error(
+                            format!("a sentence longer than {MAX_SENTENCE_BYTES} bytes"),
+                            Span::new(sentence_start, sentence_start + 1),
+                        )
+                        .with_label("this sentence")
+                        .with_note(format!(
+                            "{MAX_SENTENCE_BYTES} bytes is the limit of one top-level sentence \
+                             (raise MAX_SENTENCE_BYTES in translators/gdl/src/parse/parsed.rs to \
+                             allow more)"
+                        )));
+                    }
+                    chunks.push((chunk_start, offset + 1));
+                    chunk_start = offset + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    if depth > 0 && source.len() - sentence_start > MAX_SENTENCE_BYTES {
+        // An unclosed sentence: reported by the reader, but not read whole.
+        chunks.push((chunk_start, (sentence_start + 1).min(source.len())));
+        return Ok(chunks);
+    }
+    chunks.push((chunk_start, source.len()));
+    Ok(chunks)
+}
+
+/// The span of the character at (or around) byte `offset`: lexpr's
+/// columns count bytes, and an error may sit on a multi-byte character.
+fn char_span(source: &str, offset: usize) -> Span {
+    let mut start = offset.min(source.len());
+    while !source.is_char_boundary(start) {
+        start -= 1;
+    }
+    let end = source[start..]
+        .chars()
+        .next()
+        .map_or(start, |c| start + c.len_utf8());
+    Span::new(start, end)
 }
 
 /// Byte offset of the outermost `(` that is never closed (`;` comments
@@ -101,6 +178,10 @@ fn is_word_char(c: char) -> bool {
 struct KifReader<'s> {
     source: &'s str,
     line_starts: Vec<usize>,
+    /// Where the chunk being read starts, and the (1-based) line it starts
+    /// on: lexpr's positions are relative to the chunk.
+    base: usize,
+    base_line: usize,
     errors: Vec<Diagnostic>,
     warnings: Vec<Diagnostic>,
 }
@@ -112,18 +193,24 @@ impl<'s> KifReader<'s> {
         KifReader {
             source,
             line_starts,
+            base: 0,
+            base_line: 1,
             errors: Vec::new(),
             warnings: Vec::new(),
         }
     }
 
-    /// Byte offset of a 1-based line and 0-based byte column.
+    /// Byte offset of a 1-based line and 0-based byte column of the chunk
+    /// being read.
     fn offset(&self, line: usize, column: usize) -> usize {
-        let start = self
-            .line_starts
-            .get(line.saturating_sub(1))
-            .copied()
-            .unwrap_or(self.source.len());
+        let start = if line <= 1 {
+            self.base
+        } else {
+            self.line_starts
+                .get(self.base_line + line - 2)
+                .copied()
+                .unwrap_or(self.source.len())
+        };
         (start + column).min(self.source.len())
     }
 

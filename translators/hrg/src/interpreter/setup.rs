@@ -15,6 +15,7 @@ use crate::ast::{
     BinaryOp, Expr, ExprKind, FunctionDecl, GraphDecl, Name, Program, Stmt, StmtKind, TypeExpr,
 };
 use crate::eval::Domains;
+use crate::limits::{LIMITS_FILE, MAX_STATE_SLOTS};
 use crate::value::Value;
 
 use super::ir::{self, Cond, Global, GraphId, Ir, RExpr, TagParts, Target};
@@ -75,6 +76,12 @@ impl Game {
 
 fn error<T>(message: impl Into<String>, span: Span) -> Result<T, Diagnostic> {
     Err(Diagnostic::error(message, span))
+}
+
+/// The map type `keys -> value` written at `span`, refused past the table
+/// limit.
+fn map_type(keys: Rc<KeyTable>, value: Rc<Ty>, span: Span) -> Result<Ty, Diagnostic> {
+    Ty::map(keys, value).or_else(|message| error(message, span))
 }
 
 /// Builds the game; the symbols interned so far go to the runtime.
@@ -272,18 +279,18 @@ impl<'p> Builder<'p> {
                 if !self.domains.contains(&name.text) && name.text == "Goals" =>
             {
                 let score = Rc::new(Ty::Set(self.builtin("Score")?));
-                Ty::map(self.builtin("Player")?, score)
+                map_type(self.builtin("Player")?, score, name.span)?
             }
             TypeExpr::Named(name, None)
                 if !self.domains.contains(&name.text) && name.text == "Visibility" =>
             {
                 let boolean = Rc::new(Ty::Set(self.builtin("Bool")?));
-                Ty::map(self.builtin("Player")?, boolean)
+                map_type(self.builtin("Player")?, boolean, name.span)?
             }
             TypeExpr::Named(name, None) => Ty::Set(self.key_table(name)?),
             TypeExpr::Named(name, Some(target)) => {
                 let keys = self.key_table(name)?;
-                Ty::map(keys, self.resolve(target)?)
+                map_type(keys, self.resolve(target)?, name.span)?
             }
         }))
     }
@@ -300,6 +307,23 @@ impl<'p> Builder<'p> {
     }
 
     /// Slots of a value of type `ty` given as an RG literal.
+    /// Refuses a value of type `ty` (declared at `span`) that would take the
+    /// state past [`MAX_STATE_SLOTS`].
+    fn reserve(&self, ty: &Ty, span: Span) -> Result<(), Diagnostic> {
+        let total = self.slots.len() as u64 + u64::from(ty.size());
+        if total > MAX_STATE_SLOTS {
+            return error(
+                format!(
+                    "The state would have more than {MAX_STATE_SLOTS} slots, the limit of the \
+                     native interpreter's state (raise MAX_STATE_SLOTS in {LIMITS_FILE} to allow \
+                     more)."
+                ),
+                span,
+            );
+        }
+        Ok(())
+    }
+
     fn densify(
         &mut self,
         v: &rg::Value,
@@ -403,6 +427,7 @@ impl<'p> Builder<'p> {
         literal: &rg::Value,
         span: Span,
     ) -> Result<u32, Diagnostic> {
+        self.reserve(&ty, span)?;
         let base = self.slots.len() as u32;
         let mut out = Vec::new();
         self.densify(literal, &ty, &mut out, span)?;
@@ -445,7 +470,7 @@ impl<'p> Builder<'p> {
             let keys = self.builtin("Player")?;
             let score = self.builtin("Score")?;
             let first = self.symbols.name(score.symbols[0]).to_string();
-            let ty = Rc::new(Ty::map(keys, Rc::new(Ty::Set(score))));
+            let ty = Rc::new(map_type(keys, Rc::new(Ty::Set(score)), Span::default())?);
             self.allocate(
                 "goals",
                 ty,
@@ -459,7 +484,8 @@ impl<'p> Builder<'p> {
         }
         if !self.var_index.contains_key("visible") {
             let keys = self.builtin("Player")?;
-            let ty = Rc::new(Ty::map(keys, Rc::new(Ty::Set(self.builtin("Bool")?))));
+            let boolean = Rc::new(Ty::Set(self.builtin("Bool")?));
+            let ty = Rc::new(map_type(keys, boolean, Span::default())?);
             self.allocate(
                 "visible",
                 ty,
@@ -515,6 +541,7 @@ impl<'p> Builder<'p> {
             }
             let ty = self.resolve(&p.ty)?;
             let literal = self.default_literal(&ty, p.name.span)?;
+            self.reserve(&ty, p.name.span)?;
             let slot = self.slots.len() as u32;
             let mut out = Vec::new();
             self.densify(&literal, &ty, &mut out, p.name.span)?;

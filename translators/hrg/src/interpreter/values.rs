@@ -4,6 +4,8 @@
 //! equality, rg.md §5.1: dense maps compare extensionally for free).
 
 use std::collections::HashMap;
+
+use crate::limits::{LIMITS_FILE, MAX_TABLE_ENTRIES};
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
@@ -77,13 +79,23 @@ pub(super) enum Ty {
 }
 
 impl Ty {
-    pub fn map(keys: Rc<KeyTable>, value: Rc<Ty>) -> Ty {
+    /// The map type `keys -> value`; refused (with the message) when a value
+    /// of it would take more than [`MAX_TABLE_ENTRIES`] slots.
+    pub fn map(keys: Rc<KeyTable>, value: Rc<Ty>) -> Result<Ty, String> {
         let value_size = value.size();
-        Ty::Map {
+        let size = u64::from(keys.len()) * u64::from(value_size);
+        if size > MAX_TABLE_ENTRIES {
+            return Err(format!(
+                "A value of this map type would have {size} entries, more than the limit of \
+                 {MAX_TABLE_ENTRIES} entries per table (raise MAX_TABLE_ENTRIES in {LIMITS_FILE} \
+                 to allow more)."
+            ));
+        }
+        Ok(Ty::Map {
             keys,
             value,
             value_size,
-        }
+        })
     }
 
     pub fn size(&self) -> u32 {

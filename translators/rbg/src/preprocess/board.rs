@@ -9,6 +9,7 @@ use super::cursor::{Cursor, PResult};
 use super::expand::XToken;
 use crate::ast::{Edge, Name, Vertex};
 use crate::lexer::{Keyword, Punct, TokenKind};
+use crate::limits::{too_many_vertices, MAX_BOARD_VERTICES};
 
 /// The board, and the labels it declares (generator labels are declared even
 /// when no edge carries them).
@@ -69,20 +70,22 @@ pub fn board(cursor: &mut Cursor<'_>, reserved: &HashSet<String>) -> PResult<Boa
         labels.push(label);
         cursor.expect_punct(Punct::Comma)?;
     }
+    // Slots read so far, holes included, against MAX_BOARD_VERTICES.
+    let mut slots = 0;
     let vertices = match generator {
         Keyword::Rectangle => {
-            let lines = lines(cursor)?;
+            let lines = lines(cursor, &mut slots)?;
             rectangle(cursor, &labels, &lines)?
         }
         Keyword::Hexagon => {
-            let lines = lines(cursor)?;
+            let lines = lines(cursor, &mut slots)?;
             hexagon(cursor, &labels, &lines)?
         }
         _ => {
             let mut layers = Vec::new();
             while cursor.peek_punct(Punct::LBracket) {
                 let open = cursor.next().map_or(cursor.end, |t| t.span);
-                let layer = lines(cursor)?;
+                let layer = lines(cursor, &mut slots)?;
                 let close = cursor.expect_punct(Punct::RBracket)?;
                 layers.push((layer, open.join(close.span)));
             }
@@ -111,8 +114,9 @@ pub fn board(cursor: &mut Cursor<'_>, reserved: &HashSet<String>) -> PResult<Boa
     })
 }
 
-/// One or more lines `[slot, slot, ...]`.
-fn lines(cursor: &mut Cursor<'_>) -> PResult<Vec<Line>> {
+/// One or more lines `[slot, slot, ...]`; `count` counts the slots read
+/// (across the layers of a cuboid), refused past [`MAX_BOARD_VERTICES`].
+fn lines(cursor: &mut Cursor<'_>, count: &mut usize) -> PResult<Vec<Line>> {
     let mut lines = Vec::new();
     // A line starts with `[` directly followed by a slot, `,` or `]`; a `[[` starts a layer.
     while cursor.peek_punct(Punct::LBracket)
@@ -131,6 +135,10 @@ fn lines(cursor: &mut Cursor<'_>) -> PResult<Vec<Line>> {
             let span = piece
                 .as_ref()
                 .map_or(Span::new(slot_start.start, slot_start.start), |p| p.span);
+            *count += 1;
+            if *count > MAX_BOARD_VERTICES {
+                return Err(too_many_vertices(span));
+            }
             slots.push(Slot { piece, span });
             if cursor.eat_punct(Punct::Comma).is_some() {
                 slot_start = cursor.here();
@@ -420,6 +428,9 @@ fn explicit_graph(cursor: &mut Cursor<'_>) -> PResult<Board> {
             }
         }
         let close: &XToken = cursor.expect_punct(Punct::RBrace)?;
+        if vertices.len() == MAX_BOARD_VERTICES {
+            return Err(too_many_vertices(name.span));
+        }
         edges.sort_by(|a, b| a.label.name.cmp(&b.label.name));
         vertices.push(Vertex {
             span: name.span.join(close.span),

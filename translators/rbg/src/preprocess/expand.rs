@@ -10,12 +10,7 @@ use rg_core::diag::{Diagnostic, Span};
 
 use super::items::Macros;
 use crate::lexer::{number_fits, Punct, Token, TokenKind};
-
-/// Expansion output above this many tokens is rejected (exponential macros).
-const MAX_TOKENS: usize = 5_000_000;
-/// Deeper nesting of macro calls and arguments is rejected (it would
-/// otherwise exhaust the stack on adversarial input).
-const MAX_DEPTH: usize = 200;
+use crate::limits::{LIMITS_FILE, MAX_MACRO_DEPTH, MAX_MACRO_TOKENS};
 
 /// A token of expanded text.
 #[derive(Clone, Debug)]
@@ -139,11 +134,15 @@ impl<'m, 'a> Expander<'m, 'a> {
             let start = out.len();
             i = self.unit(tokens, i, scope, out)?;
             previous_len = out.len() - start;
-            if out.len() > MAX_TOKENS {
+            if out.len() > MAX_MACRO_TOKENS {
                 return Err(Diagnostic::error(
-                    format!("macro expansion produces more than {MAX_TOKENS} tokens"),
+                    format!("macro expansion produces more than {MAX_MACRO_TOKENS} tokens"),
                     token.span,
-                ));
+                )
+                .with_note(format!(
+                    "{MAX_MACRO_TOKENS} tokens is the limit of an expansion (raise \
+                     MAX_MACRO_TOKENS in {LIMITS_FILE} to allow more)"
+                )));
             }
         }
         Ok(())
@@ -163,10 +162,13 @@ impl<'m, 'a> Expander<'m, 'a> {
             out.push(self.plain(token, scope));
             return Ok(i + 1);
         };
-        if scope.depth >= MAX_DEPTH {
+        if scope.depth >= MAX_MACRO_DEPTH {
             return Err(
                 Diagnostic::error("macro expansion nested too deeply", token.span).with_note(
-                    format!("at most {MAX_DEPTH} nested macro calls are supported"),
+                    format!(
+                        "at most {MAX_MACRO_DEPTH} nested macro calls are supported (raise \
+                         MAX_MACRO_DEPTH in {LIMITS_FILE} to allow more)"
+                    ),
                 ),
             );
         }

@@ -9,11 +9,10 @@ use rg_core::diag::{Diagnostic, Span};
 use super::cursor::{Cursor, PResult};
 use crate::ast::{ActionKind, ArithOp, CompareOp, Expr, ExprKind, Name, Rule, RuleKind};
 use crate::lexer::{Punct, TokenKind};
+use crate::limits::{LIMITS_FILE, MAX_POWER_ITEMS};
 
 /// Nesting limit, to reject absurd input instead of overflowing the stack.
 const MAX_NESTING: usize = 256;
-/// Largest `^n` total expansion (items produced by powers).
-const MAX_POWER_ITEMS: usize = 1_000_000;
 
 pub struct RulesParser<'c, 't> {
     pub cursor: &'c mut Cursor<'t>,
@@ -133,12 +132,19 @@ impl<'c, 't> RulesParser<'c, 't> {
                     };
                     return Err(d.with_note("`x^n` repeats `x` n ≥ 1 times"));
                 }
-                self.power_items = self.power_items.saturating_add(count as usize);
+                // The copies beyond the first, counted in rule nodes, so that
+                // nested powers multiply.
+                let copies = rule.size().saturating_mul(count as usize - 1);
+                self.power_items = self.power_items.saturating_add(copies);
                 if self.power_items > MAX_POWER_ITEMS {
                     return Err(Diagnostic::error(
-                        "powers expand to too many copies",
+                        format!("powers expand to more than {MAX_POWER_ITEMS} copied rule nodes"),
                         count_span,
-                    ));
+                    )
+                    .with_note(format!(
+                        "{MAX_POWER_ITEMS} rule nodes is the limit of all `^n` copies together \
+                         (raise MAX_POWER_ITEMS in {LIMITS_FILE} to allow more)"
+                    )));
                 }
                 let span = rule.span.join(count_span);
                 let copies = vec![rule; count as usize];
