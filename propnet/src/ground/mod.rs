@@ -7,6 +7,7 @@
 mod decompose;
 mod facts;
 mod join;
+mod magic;
 mod program;
 mod simplify;
 pub mod terms;
@@ -79,7 +80,13 @@ struct CompiledRule {
 }
 
 struct Grounder<'p> {
+    /// The decomposed program with its demand filters.
     program: &'p Program,
+    /// The decomposed program (what the on-demand analysis reads).
+    source: &'p Program,
+    /// The demand filter relations (magic sets): they restrict which
+    /// instances are formed and are not part of the ground program.
+    filters: Vec<(crate::datalog::Symbol, usize)>,
     vocabulary: Vocabulary,
     symbols: crate::datalog::SymbolTable,
     /// The program's rules followed by the pseudo-rules linking
@@ -145,37 +152,45 @@ pub fn ground(
         rules: decompose::decompose(&program.rules, vocabulary, &mut symbols),
         symbols: symbols.clone(),
     };
-    let program = &decomposed;
-    let mut rules = program.rules.clone();
-    let var = |name: &str| vec![name.to_string()];
-    let unary = |relation, v: u32| Atom {
-        relation,
-        args: vec![Term::Variable(v)],
-    };
-    for source in [vocabulary.init, vocabulary.next] {
-        rules.push(Rule {
-            head: unary(vocabulary.true_, 0),
-            body: vec![Literal::Positive(unary(source, 0))],
-            variable_names: var("?f"),
-        });
-    }
-    let binary = |relation| Atom {
-        relation,
-        args: vec![Term::Variable(0), Term::Variable(1)],
-    };
-    rules.push(Rule {
-        head: binary(vocabulary.does),
-        body: vec![Literal::Positive(binary(vocabulary.legal))],
-        variable_names: vec!["?r".into(), "?a".into()],
-    });
     let deadline = limits.max_time.map(|d| Instant::now() + d);
     let mut demand = Vec::new();
     loop {
-        let mut grounder = Grounder {
-            program,
-            vocabulary,
+        let mut symbols = decomposed.symbols.clone();
+        let (filtered, filters) =
+            magic::add_filters(&decomposed.rules, vocabulary, &mut symbols, &demand);
+        let program = Program {
+            rules: filtered,
             symbols: symbols.clone(),
-            rules: rules.clone(),
+        };
+        let mut rules = program.rules.clone();
+        let var = |name: &str| vec![name.to_string()];
+        let unary = |relation, v: u32| Atom {
+            relation,
+            args: vec![Term::Variable(v)],
+        };
+        for source in [vocabulary.init, vocabulary.next] {
+            rules.push(Rule {
+                head: unary(vocabulary.true_, 0),
+                body: vec![Literal::Positive(unary(source, 0))],
+                variable_names: var("?f"),
+            });
+        }
+        let binary = |relation| Atom {
+            relation,
+            args: vec![Term::Variable(0), Term::Variable(1)],
+        };
+        rules.push(Rule {
+            head: binary(vocabulary.does),
+            body: vec![Literal::Positive(binary(vocabulary.legal))],
+            variable_names: vec!["?r".into(), "?a".into()],
+        });
+        let mut grounder = Grounder {
+            program: &program,
+            source: &decomposed,
+            filters,
+            vocabulary,
+            symbols,
+            rules,
             relations: Relations::default(),
             terms: GroundTerms::default(),
             tables: Vec::new(),
@@ -403,7 +418,7 @@ impl Grounder<'_> {
             let n = self.relations.info.len();
             let mut graph = DiGraph::<RelId, ()>::new();
             let nodes: Vec<_> = (0..n).map(|r| graph.add_node(r)).collect();
-            for rule in &self.program.rules {
+            for rule in &self.source.rules {
                 let head = self
                     .relations
                     .get(rule.head.relation, rule.head.args.len())?;
@@ -433,7 +448,7 @@ impl Grounder<'_> {
         let mut demand = vec![failing];
         loop {
             let mut changed = false;
-            for rule in &self.program.rules {
+            for rule in &self.source.rules {
                 let head = self
                     .relations
                     .get(rule.head.relation, rule.head.args.len())?;
@@ -664,10 +679,15 @@ impl Grounder<'_> {
                 });
             }
         }
+        let filters: FxSet<RelId> = self
+            .filters
+            .iter()
+            .filter_map(|&(s, arity)| self.relations.get(s, arity))
+            .collect();
         let mut matches: Vec<TermId> = Vec::new();
         for c in compiled
             .iter()
-            .filter(|c| c.rule < self.program.rules.len())
+            .filter(|c| c.rule < self.program.rules.len() && !filters.contains(&c.head))
         {
             self.check_time(c.head)?;
             let rule = &self.rules[c.rule];
@@ -716,7 +736,7 @@ impl Grounder<'_> {
                     let Some(rel) = self.relations.get(atom.relation, atom.args.len()) else {
                         continue;
                     };
-                    if self.relations.info[rel].is_static {
+                    if self.relations.info[rel].is_static || filters.contains(&rel) {
                         continue;
                     }
                     tuple.clear();

@@ -11,7 +11,7 @@ use rg_core::model::{perft, Budget, ForwardModel};
 
 /// Games whose grounding exceeds the limits of this test: they must fail
 /// with a clear limit message (see docs/gdl.md for why).
-const GROUNDING_LIMITED: &[&str] = &["alexChess.kif", "merrills.kif", "sudoku.kif"];
+const GROUNDING_LIMITED: &[&str] = &["alexChess.kif", "sudoku.kif"];
 /// Games the reasoner cannot set up within its limits.
 const REASONER_LIMITED: &[&str] = &[];
 /// perft.tsv rows whose reference time is at most this are checked.
