@@ -1,8 +1,9 @@
 //! Grounding (gdl.md §5): exact evaluation of the static relations, then
 //! instantiation of the dynamic rules by relaxed reachability — every
 //! substitution found joins against atoms that may be true in some
-//! reachable state, so no domain product is ever formed — then the
-//! simplification of §5.7.
+//! reachable state, so no domain product is ever formed, and derived
+//! relations only for the arguments their users ask for (demand filters,
+//! `magic.rs`) — then the simplification of §5.7.
 
 mod decompose;
 mod facts;
