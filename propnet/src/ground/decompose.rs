@@ -105,7 +105,7 @@ pub(super) fn decompose(rules: &[Rule], v: Vocabulary, symbols: &mut SymbolTable
 
 /// Dynamic relations (reachable from `true`/`does`) and relations on a
 /// dependency cycle.
-fn classify(rules: &[Rule], v: Vocabulary) -> (BTreeSet<Key>, BTreeSet<Key>) {
+pub(super) fn classify(rules: &[Rule], v: Vocabulary) -> (BTreeSet<Key>, BTreeSet<Key>) {
     let mut ids: HashMap<Key, usize> = HashMap::new();
     let mut keys: Vec<Key> = Vec::new();
     let mut id = |k: Key, keys: &mut Vec<Key>| {
@@ -265,7 +265,7 @@ fn best_split(rule: &Rule, dynamic: &BTreeSet<Key>) -> Option<Split> {
 }
 
 /// The rule with its variables numbered densely in order of appearance.
-fn renumbered(rule: &Rule) -> Rule {
+pub(super) fn renumbered(rule: &Rule) -> Rule {
     let mut map: HashMap<u32, u32> = HashMap::new();
     let mut names = Vec::new();
     let mut order = Vec::new();

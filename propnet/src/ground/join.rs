@@ -143,8 +143,18 @@ fn pattern(term: &Term, bound: &mut [bool], terms: &mut GroundTerms) -> Pat {
     }
 }
 
-fn collect_index(pat: &Pat, path: &mut Vec<u8>, spec: &mut IndexSpec, keys: &mut Vec<Pat>) {
+/// `before`: the variables bound before the literal. A variable that is
+/// bound by an earlier argument of the same literal (`(p ?x ?x)`) is
+/// checked, but is no index key: its value is not known at lookup time.
+fn collect_index(
+    pat: &Pat,
+    path: &mut Vec<u8>,
+    spec: &mut IndexSpec,
+    keys: &mut Vec<Pat>,
+    before: &[bool],
+) {
     match pat {
+        Pat::Check(v) if !before.get(*v as usize).copied().unwrap_or(false) => {}
         Pat::Const(_) | Pat::Check(_) => {
             spec.keys.push(Path::from(path.as_slice()));
             keys.push(pat.clone());
@@ -155,7 +165,7 @@ fn collect_index(pat: &Pat, path: &mut Vec<u8>, spec: &mut IndexSpec, keys: &mut
                 .push((Path::from(path.as_slice()), *f, sub.len()));
             for (j, p) in sub.iter().enumerate() {
                 path.push(j as u8);
-                collect_index(p, path, spec, keys);
+                collect_index(p, path, spec, keys, before);
                 path.pop();
             }
         }
@@ -330,6 +340,7 @@ impl PlanCompiler<'_> {
         match literal {
             Literal::Positive(atom) => {
                 let rel = self.relations.id(atom.relation, atom.args.len());
+                let before = bound.to_vec();
                 let args: Box<[Pat]> = atom
                     .args
                     .iter()
@@ -338,7 +349,7 @@ impl PlanCompiler<'_> {
                 let index = if delta {
                     None
                 } else {
-                    self.register_index(rel, &args)
+                    self.register_index(rel, &args, &before)
                 };
                 Step::Scan {
                     rel,
@@ -364,7 +375,12 @@ impl PlanCompiler<'_> {
         }
     }
 
-    fn register_index(&mut self, rel: RelId, args: &[Pat]) -> Option<(usize, Box<[Pat]>)> {
+    fn register_index(
+        &mut self,
+        rel: RelId,
+        args: &[Pat],
+        before: &[bool],
+    ) -> Option<(usize, Box<[Pat]>)> {
         let mut spec = IndexSpec {
             functors: Vec::new(),
             keys: Vec::new(),
@@ -373,7 +389,7 @@ impl PlanCompiler<'_> {
         let mut path = Vec::new();
         for (i, pat) in args.iter().enumerate() {
             path.push(i as u8);
-            collect_index(pat, &mut path, &mut spec, &mut keys);
+            collect_index(pat, &mut path, &mut spec, &mut keys, before);
             path.pop();
         }
         if spec.functors.is_empty() && spec.keys.is_empty() {

@@ -1,12 +1,14 @@
 //! Grounding (gdl.md §5): exact evaluation of the static relations, then
 //! instantiation of the dynamic rules by relaxed reachability — every
 //! substitution found joins against atoms that may be true in some
-//! reachable state, so no domain product is ever formed — then the
-//! simplification of §5.7.
+//! reachable state, so no domain product is ever formed, and derived
+//! relations only for the arguments their users ask for (demand filters,
+//! `magic.rs`) — then the simplification of §5.7.
 
 mod decompose;
 mod facts;
 mod join;
+mod magic;
 mod program;
 mod simplify;
 pub mod terms;
@@ -88,7 +90,13 @@ struct CompiledRule {
 }
 
 struct Grounder<'p> {
+    /// The decomposed program with its demand filters.
     program: &'p Program,
+    /// The decomposed program (what the on-demand analysis reads).
+    source: &'p Program,
+    /// The demand filter relations (magic sets): they restrict which
+    /// instances are formed and are not part of the ground program.
+    filters: Vec<(crate::datalog::Symbol, usize)>,
     vocabulary: Vocabulary,
     symbols: crate::datalog::SymbolTable,
     /// The program's rules followed by the pseudo-rules linking
@@ -154,37 +162,45 @@ pub fn ground(
         rules: decompose::decompose(&program.rules, vocabulary, &mut symbols),
         symbols: symbols.clone(),
     };
-    let program = &decomposed;
-    let mut rules = program.rules.clone();
-    let var = |name: &str| vec![name.to_string()];
-    let unary = |relation, v: u32| Atom {
-        relation,
-        args: vec![Term::Variable(v)],
-    };
-    for source in [vocabulary.init, vocabulary.next] {
-        rules.push(Rule {
-            head: unary(vocabulary.true_, 0),
-            body: vec![Literal::Positive(unary(source, 0))],
-            variable_names: var("?f"),
-        });
-    }
-    let binary = |relation| Atom {
-        relation,
-        args: vec![Term::Variable(0), Term::Variable(1)],
-    };
-    rules.push(Rule {
-        head: binary(vocabulary.does),
-        body: vec![Literal::Positive(binary(vocabulary.legal))],
-        variable_names: vec!["?r".into(), "?a".into()],
-    });
     let deadline = limits.max_time.map(|d| Instant::now() + d);
     let mut demand = Vec::new();
     loop {
-        let mut grounder = Grounder {
-            program,
-            vocabulary,
+        let mut symbols = decomposed.symbols.clone();
+        let (filtered, filters) =
+            magic::add_filters(&decomposed.rules, vocabulary, &mut symbols, &demand);
+        let program = Program {
+            rules: filtered,
             symbols: symbols.clone(),
-            rules: rules.clone(),
+        };
+        let mut rules = program.rules.clone();
+        let var = |name: &str| vec![name.to_string()];
+        let unary = |relation, v: u32| Atom {
+            relation,
+            args: vec![Term::Variable(v)],
+        };
+        for source in [vocabulary.init, vocabulary.next] {
+            rules.push(Rule {
+                head: unary(vocabulary.true_, 0),
+                body: vec![Literal::Positive(unary(source, 0))],
+                variable_names: var("?f"),
+            });
+        }
+        let binary = |relation| Atom {
+            relation,
+            args: vec![Term::Variable(0), Term::Variable(1)],
+        };
+        rules.push(Rule {
+            head: binary(vocabulary.does),
+            body: vec![Literal::Positive(binary(vocabulary.legal))],
+            variable_names: vec!["?r".into(), "?a".into()],
+        });
+        let mut grounder = Grounder {
+            program: &program,
+            source: &decomposed,
+            filters,
+            vocabulary,
+            symbols,
+            rules,
             relations: Relations::default(),
             terms: GroundTerms::default(),
             tables: Vec::new(),
@@ -412,7 +428,7 @@ impl Grounder<'_> {
             let n = self.relations.info.len();
             let mut graph = DiGraph::<RelId, ()>::new();
             let nodes: Vec<_> = (0..n).map(|r| graph.add_node(r)).collect();
-            for rule in &self.program.rules {
+            for rule in &self.source.rules {
                 let head = self
                     .relations
                     .get(rule.head.relation, rule.head.args.len())?;
@@ -442,7 +458,7 @@ impl Grounder<'_> {
         let mut demand = vec![failing];
         loop {
             let mut changed = false;
-            for rule in &self.program.rules {
+            for rule in &self.source.rules {
                 let head = self
                     .relations
                     .get(rule.head.relation, rule.head.args.len())?;
@@ -673,10 +689,15 @@ impl Grounder<'_> {
                 });
             }
         }
+        let filters: FxSet<RelId> = self
+            .filters
+            .iter()
+            .filter_map(|&(s, arity)| self.relations.get(s, arity))
+            .collect();
         let mut matches: Vec<TermId> = Vec::new();
         for c in compiled
             .iter()
-            .filter(|c| c.rule < self.program.rules.len())
+            .filter(|c| c.rule < self.program.rules.len() && !filters.contains(&c.head))
         {
             self.check_time(c.head)?;
             let rule = &self.rules[c.rule];
@@ -725,7 +746,7 @@ impl Grounder<'_> {
                     let Some(rel) = self.relations.get(atom.relation, atom.args.len()) else {
                         continue;
                     };
-                    if self.relations.info[rel].is_static {
+                    if self.relations.info[rel].is_static || filters.contains(&rel) {
                         continue;
                     }
                     tuple.clear();

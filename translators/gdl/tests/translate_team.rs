@@ -63,6 +63,37 @@ fn breakthrough_6x6() {
     check("breakthrough.kif", 3, 2);
 }
 
+/// Standard chess: RG perft at depths 2, 4, 6 (one to three full rounds)
+/// is 20, 400, 8902 (perft.tsv), the prover agrees at every depth up to
+/// two rounds, and the prover's joint perft gives the same three numbers.
+#[test]
+fn chess_three_rounds() {
+    check("chess.kif", 3, 2);
+    let game = gdl::load(&source("chess.kif")).unwrap();
+    let prover = gdl::Prover::new(&game.description).unwrap();
+    let joint: Vec<u64> = (1..=3)
+        .map(|d| rg_core::joint::joint_perft(&prover, d, &mut Budget::unlimited()).unwrap())
+        .collect();
+    assert_eq!(joint, vec![20, 400, 8902]);
+}
+
+/// Chess at four rounds (197,281), and from the perft test positions
+/// "Kiwipete" (castling both ways, en passant, promotions, pins: 48, 2039,
+/// 97862 at RG depths 2, 4, 6) and "position 3" (an en passant capture that
+/// would uncover a check along the rank is illegal: 14, 191, 2812, 43238 at
+/// RG depths 2 … 8), each with the prover agreeing over the first rounds.
+/// About 90 s, so by hand:
+/// `cargo test --release -p gdl --test translate_team -- --ignored`. (In
+/// CI, `corpus_perft` checks the two positions' rows with the prover and
+/// the propnet model.)
+#[test]
+#[ignore]
+fn chess_four_rounds() {
+    check("chess.kif", 4, 3);
+    check("chessKiwipete.kif", 3, 2);
+    check("chessEnPassantPins.kif", 4, 3);
+}
+
 #[test]
 fn tic_tac_toe_full_rg_vector() {
     // gdl.md §4.3: the full RG vector, terminal states included.
