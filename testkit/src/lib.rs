@@ -107,6 +107,30 @@ pub fn files_with_extension(dir: &Path, extension: &str) -> Vec<PathBuf> {
     files
 }
 
+/// Runs `check` on the shared corpus's `folder/*.extension` games whose
+/// index is `part` modulo `parts` (so that several tests split a sweep
+/// across threads), and fails with every game's error. Skips (or, under
+/// CI, fails) like [`shared_corpus`] when the corpus is absent.
+pub fn check_corpus_part(
+    test_name: &str,
+    folder: &str,
+    extension: &str,
+    (part, parts): (usize, usize),
+    check: impl Fn(&Path, &[PerftRow]) -> Result<(), String>,
+) {
+    let Some(corpus) = shared_corpus(test_name) else {
+        return;
+    };
+    let table = perft_table(&corpus);
+    let failures: Vec<String> = files_with_extension(&corpus.join(folder), extension)
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % parts == part)
+        .filter_map(|(_, file)| check(file, &table).err())
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

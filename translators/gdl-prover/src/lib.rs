@@ -166,7 +166,6 @@ impl Prover {
         &self.role_names
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn solve(
         &self,
         rel: RelId,

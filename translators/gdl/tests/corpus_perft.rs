@@ -135,18 +135,7 @@ fn check_game(file: &std::path::Path, table: &[testkit::PerftRow]) -> Result<(),
 
 /// Checks the games whose index is `part` modulo `parts` (tests run in parallel).
 fn check_part(part: usize, parts: usize) {
-    let Some(corpus) = testkit::shared_corpus("corpus_perft") else {
-        return;
-    };
-    let table = testkit::perft_table(&corpus);
-    let files = testkit::files_with_extension(&corpus.join("kif"), "kif");
-    let failures: Vec<String> = files
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| i % parts == part)
-        .filter_map(|(_, f)| check_game(f, &table).err())
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    testkit::check_corpus_part("corpus_perft", "kif", "kif", (part, parts), check_game);
 }
 
 #[test]

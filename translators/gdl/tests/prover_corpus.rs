@@ -49,18 +49,7 @@ fn check_game(file: &std::path::Path, table: &[testkit::PerftRow]) -> Result<(),
 }
 
 fn check_part(part: usize, parts: usize) {
-    let Some(corpus) = testkit::shared_corpus("prover_corpus") else {
-        return;
-    };
-    let table = testkit::perft_table(&corpus);
-    let files = testkit::files_with_extension(&corpus.join("kif"), "kif");
-    let failures: Vec<String> = files
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| i % parts == part)
-        .filter_map(|(_, f)| check_game(f, &table).err())
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    testkit::check_corpus_part("prover_corpus", "kif", "kif", (part, parts), check_game);
 }
 
 #[test]
