@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs one coverage-guided fuzz target (or all of them) for a time budget:
-#   scripts/fuzz.sh TARGET SECONDS     e.g. scripts/fuzz.sh rg_parse 60
-#   scripts/fuzz.sh all SECONDS        every target, SECONDS each
+#   scripts/fuzz.sh TARGET SECONDS [RUNS]  e.g. scripts/fuzz.sh rg_parse 60
+#   scripts/fuzz.sh all SECONDS [RUNS]     every target, SECONDS each
+# RUNS, if given, also stops a run after that many executions (the issue's
+# goal is 10^6 executions or one hour: scripts/fuzz.sh TARGET 3600 1000000).
 #   scripts/fuzz.sh list               the targets
 # Needs the nightly toolchain; installs cargo-fuzz if it is missing. Each
 # target's corpus (fuzz/corpus/TARGET, gitignored) is seeded from the shared
@@ -18,15 +20,17 @@ TARGETS=(rg_parse rg_check rbg_ll_parse rbg_hl_preprocess kif_prefix kif_infix h
     translate_rbg translate_gdl translate_hrg rg_opt)
 
 usage() {
-    echo "usage: scripts/fuzz.sh TARGET|all SECONDS  (targets: ${TARGETS[*]})" >&2
+    echo "usage: scripts/fuzz.sh TARGET|all SECONDS [RUNS]  (targets: ${TARGETS[*]})" >&2
     exit 2
 }
 
 [ "${1:-}" = list ] && { printf '%s\n' "${TARGETS[@]}"; exit 0; }
-[ $# -eq 2 ] || usage
+[ $# -eq 2 ] || [ $# -eq 3 ] || usage
 target=$1
 seconds=$2
+runs=${3:--1}
 [[ $seconds =~ ^[0-9]+$ ]] && [ "$seconds" -gt 0 ] || usage
+[[ $runs =~ ^(-1|[0-9]+)$ ]] || usage
 if [ "$target" != all ] && [[ ! " ${TARGETS[*]} " =~ " $target " ]]; then
     echo "unknown target $target" >&2
     usage
@@ -103,7 +107,7 @@ run() {
     before=$(crashes "$t")
     local status=0 started=$SECONDS
     (cd fuzz && cargo +nightly fuzz run "${BUILD[@]}" "$t" "${corpus#fuzz/}" -- \
-        -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=60 \
+        -max_total_time="$seconds" -runs="$runs" -rss_limit_mb=2048 -timeout=60 \
         -max_len="$(max_len "$t")" -print_final_stats=1) >"$log" 2>&1 || status=$?
     local after execs cov ft took=$((SECONDS - started))
     after=$(crashes "$t")
