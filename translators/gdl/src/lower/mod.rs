@@ -70,35 +70,12 @@ pub fn translate(source: &str, limits: &GroundingLimits) -> Result<Translation, 
     Ok(translation)
 }
 
-/// The RG checker keeps, for every distinct start node of a reachability
-/// check, a vector over all nodes (`rg_core::check`, `check_graph`), so its
-/// memory can grow to (reachability sources × nodes) bytes. Beyond this
-/// many (10 GB) the translation is refused with an error instead of risking
-/// the process being killed for memory: alexChess (42,000 × 1.5 million)
-/// and merrills (61,000 × 665,000) exceed it; chess (17,000 × 388,000) and
-/// every other corpus game stay below (amazonsSuicide, the largest of the
-/// shared corpus, has 5,100 × 53,000).
-pub const MAX_CHECKER_CELLS: u64 = 10_000_000_000;
-
 /// Lowers a validated game from its ground program (of
 /// `propnet::ground(&gdl::to_datalog(game), …)`), and checks the result.
 pub fn lower(game: &GdlGame, ground: &GroundProgram) -> Result<Translation, Vec<Diagnostic>> {
     let start = Instant::now();
     let emitted = emit::emit(ground)?;
     let lowering_time = start.elapsed();
-    let (sources, nodes) = reach_sources_and_nodes(&emitted.game);
-    if (sources as u64).saturating_mul(nodes as u64) > MAX_CHECKER_CELLS {
-        return Err(vec![Diagnostic::error(
-            format!(
-                "the translation is too large for the RG checker: {sources} reachability \
-                 sources × {nodes} nodes ({} edges) would need up to {:.0} GB \
-                 (gdl::lower::MAX_CHECKER_CELLS)",
-                emitted.game.edges.len(),
-                (sources as f64) * (nodes as f64) / 1e9
-            ),
-            None,
-        )]);
-    }
     let start = Instant::now();
     let diagnostics = check_game(&emitted.game);
     let check_time = start.elapsed();
@@ -120,7 +97,7 @@ pub fn lower(game: &GdlGame, ground: &GroundProgram) -> Result<Translation, Vec<
     let mut warnings = game.warnings.clone();
     warnings.extend(emitted.warnings);
     warnings.extend(diagnostics);
-    let (_, node_count) = reach_sources_and_nodes(&emitted.game);
+    let node_count = node_count(&emitted.game);
     let stats = TranslationStats {
         atoms: ground.atoms.len(),
         ground_rules: ground.rules.len(),
@@ -139,18 +116,14 @@ pub fn lower(game: &GdlGame, ground: &GroundProgram) -> Result<Translation, Vec<
     })
 }
 
-/// Distinct start nodes of reachability checks, and distinct nodes.
-fn reach_sources_and_nodes(game: &Game) -> (usize, usize) {
-    let mut sources = std::collections::HashSet::new();
+/// Distinct nodes of the automaton.
+fn node_count(game: &Game) -> usize {
     let mut nodes = std::collections::HashSet::new();
     for e in &game.edges {
         nodes.insert(e.from.as_str());
         nodes.insert(e.to.as_str());
-        if let rg_core::ast::Label::Reach { from, .. } = &e.label {
-            sources.insert(from.as_str());
-        }
     }
-    (sources.len(), nodes.len())
+    nodes.len()
 }
 
 #[cfg(test)]
