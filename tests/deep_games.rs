@@ -2,7 +2,8 @@
 //! through 100,000 edges and reachability checks nested 900 deep finish
 //! with their counts; checks nested past the engine's limit stop with an
 //! error naming it. None of them may end the process by a signal (the
-//! default 2 MB stack of a spawned thread would).
+//! default 2 MB stack of a spawned thread would). A GDL game derives its
+//! one move through a chain of 20,000 rules.
 
 mod common;
 
@@ -61,4 +62,60 @@ begin, c0: player = x;\n",
     let out = rgw(&["perft", &file, "3", "--threads", "2"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.contains("depth 3: 1 "), "{}", out.stdout);
+}
+
+/// A GDL game whose one move is legal only at the end of a chain of `n`
+/// derived propositions `p0 … pn`, each from the one before.
+fn derivation_chain(n: usize) -> String {
+    let mut text = format!(
+        "(role x)\n(init (c 0))\n(<= (legal x go) (true (c 0)) p{n})\n\
+         (<= (next (c 1)) (does x go))\n(<= terminal (true (c 1)))\n\
+         (<= (goal x 100) (true (c 1)))\n(<= (goal x 0) (true (c 0)))\n(<= p0 (true (c 0)))\n"
+    );
+    for i in 1..=n {
+        text.push_str(&format!("(<= p{i} p{})\n", i - 1));
+    }
+    text
+}
+
+#[test]
+fn a_long_derivation_chain_in_gdl() {
+    let dir = TempDir::new("deep-gdl");
+    // Within the prover's call depth: all three models agree.
+    let file = dir.write("chain.kif", &derivation_chain(5_000));
+    let out = rgw(&["verify", &file, "--depth", "2"]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout
+            .contains("vs RG translation: agree up to depth 2: perft [1, 1, 0]"),
+        "{}",
+        out.stdout
+    );
+    // 20,000 steps: grounding is linear in the chain (it used to visit
+    // every rule in each of the 20,000 semi-naive rounds, about 30 s), and
+    // the grounded models run on worker threads; the prover stops at its
+    // call depth with an error naming the limit.
+    let file = dir.write("longChain.kif", &derivation_chain(20_000));
+    for via in ["propnet", "rg"] {
+        let out = rgw(&[
+            "perft",
+            &file,
+            "2",
+            "--via",
+            via,
+            "--threads",
+            "2",
+            "--time-limit",
+            "10",
+        ]);
+        assert_eq!(out.code, 0, "{via}: {}", out.stderr);
+        assert!(out.stdout.contains("depth 1: 1 "), "{via}: {}", out.stdout);
+    }
+    let out = rgw(&["perft", &file, "2", "--via", "native", "--threads", "2"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("ProverLimits::call_depth"),
+        "{}",
+        out.stderr
+    );
 }

@@ -45,7 +45,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use petgraph::algo::tarjan_scc;
+use petgraph::algo::kosaraju_scc;
 use petgraph::graph::DiGraph;
 
 use crate::datalog::{Atom, Literal, Rule, Symbol, SymbolTable, Term, Vocabulary};
@@ -146,7 +146,7 @@ pub(super) fn classify(rules: &[Rule], v: Vocabulary) -> (BTreeSet<Key>, BTreeSe
         }
     }
     let mut recursive = BTreeSet::new();
-    for scc in tarjan_scc(&graph) {
+    for scc in kosaraju_scc(&graph) {
         if scc.len() > 1 || graph.contains_edge(scc[0], scc[0]) {
             recursive.extend(scc.iter().map(|x| keys[x.index()]));
         }

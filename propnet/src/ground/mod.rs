@@ -16,7 +16,7 @@ pub mod terms;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use petgraph::algo::tarjan_scc;
+use petgraph::algo::kosaraju_scc;
 use petgraph::graph::DiGraph;
 
 use crate::datalog::{Atom, Literal, Program, Rule, Term, Vocabulary};
@@ -356,7 +356,7 @@ impl Grounder<'_> {
                 graph.add_edge(nodes[a], nodes[b], ());
             }
         }
-        let mut sccs = tarjan_scc(&graph);
+        let mut sccs = kosaraju_scc(&graph);
         sccs.reverse();
         let mut rules_by_head: HashMap<RelId, Vec<usize>> = HashMap::new();
         for (i, rule) in self.rules.iter().enumerate().take(self.program.rules.len()) {
@@ -440,7 +440,7 @@ impl Grounder<'_> {
                 }
             }
             let mut flags = vec![false; n];
-            for scc in tarjan_scc(&graph) {
+            for scc in kosaraju_scc(&graph) {
                 let cyclic = scc.len() > 1 || graph.contains_edge(scc[0], scc[0]);
                 for node in scc {
                     flags[graph[node]] = cyclic;
@@ -569,23 +569,36 @@ impl Grounder<'_> {
         compiled: &[CompiledRule],
         recursive: bool,
     ) -> Result<usize, GroundingError> {
-        let n = self.tables.len();
-        let mut round_start: Vec<usize> = self.tables.iter().map(FactTable::len).collect();
+        // Semi-naive rounds that visit only the rules with a body relation
+        // that grew in the previous round, so that a long chain of
+        // derivations (one step per round) costs its length, not its length
+        // times the number of rules.
+        let mut by_delta: FxMap<RelId, Vec<usize>> = FxMap::default();
+        for (k, c) in compiled.iter().enumerate() {
+            for (rel, _) in &c.deltas {
+                by_delta.entry(*rel).or_default().push(k);
+            }
+        }
+        // For each relation that grew in the current round: its size when
+        // the round started.
+        let mut grown: FxMap<RelId, usize> = FxMap::default();
+        // The previous round's new facts of each relation that grew then.
+        let mut delta_ranges: FxMap<RelId, (usize, usize)> = FxMap::default();
+        let mut visit: Vec<usize> = (0..compiled.len()).collect();
         let mut first = true;
         let mut rounds = 0;
         let mut matches: Vec<TermId> = Vec::new();
         let mut tuple = Vec::new();
         loop {
-            let before: Vec<usize> = self.tables.iter().map(FactTable::len).collect();
-            for c in compiled {
+            for &k in &visit {
+                let c = &compiled[k];
                 self.check_time(c.head)?;
                 let plans: Vec<(&Plan, (usize, usize))> = if first {
                     vec![(&c.full, (0, 0))]
                 } else {
                     c.deltas
                         .iter()
-                        .filter(|(rel, _)| before[*rel] > round_start[*rel])
-                        .map(|(rel, plan)| (plan, (round_start[*rel], before[*rel])))
+                        .filter_map(|(rel, plan)| delta_ranges.get(rel).map(|&range| (plan, range)))
                         .collect()
                 };
                 let slots = self.rules[c.rule].variable_names.len().max(1);
@@ -624,7 +637,9 @@ impl Grounder<'_> {
                         for arg in &head.args {
                             tuple.push(instantiate(&mut self.terms, arg, &env));
                         }
+                        let size = self.tables[c.head].len();
                         if self.tables[c.head].insert(&tuple).1 {
+                            grown.entry(c.head).or_insert(size);
                             self.atoms += 1;
                         }
                     }
@@ -634,15 +649,24 @@ impl Grounder<'_> {
                     }
                 }
             }
-            if !recursive {
+            if !recursive || grown.is_empty() {
                 return Ok(rounds);
             }
-            let grew = (0..n).any(|r| self.tables[r].len() > before[r]);
-            if !grew {
-                return Ok(rounds);
-            }
+            delta_ranges = grown
+                .drain()
+                .map(|(rel, start)| (rel, (start, self.tables[rel].len())))
+                .collect();
+            visit = delta_ranges
+                .keys()
+                .filter_map(|rel| by_delta.get(rel))
+                .flatten()
+                .copied()
+                .collect();
+            // The rules in their given order, each once (the order fixes
+            // the atoms' numbering).
+            visit.sort_unstable();
+            visit.dedup();
             rounds += 1;
-            round_start = before;
             first = false;
         }
     }

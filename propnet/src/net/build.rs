@@ -1,6 +1,6 @@
 //! Construction (gdl.md §6.2) and optimization (§6.3) of a network.
 
-use petgraph::algo::tarjan_scc;
+use petgraph::algo::kosaraju_scc;
 use petgraph::graph::DiGraph;
 
 use super::{EvalStep, Gate, Propnet};
@@ -342,7 +342,7 @@ fn order(net: &mut Propnet) {
             graph.add_edge(nodes[i as usize], nodes[c as usize], ());
         }
     }
-    let mut sccs = tarjan_scc(&graph);
+    let mut sccs = kosaraju_scc(&graph);
     sccs.reverse();
     let mut depends_on_input = vec![false; n];
     for scc in &sccs {

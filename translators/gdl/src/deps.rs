@@ -4,7 +4,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use indexmap::IndexMap;
-use petgraph::algo::tarjan_scc;
+use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 
@@ -68,7 +68,7 @@ impl RelationGraph {
     /// Strongly connected components, each as a set of node indices, and
     /// the component of every node.
     pub fn components(&self) -> (Vec<Vec<NodeIndex>>, HashMap<NodeIndex, usize>) {
-        let sccs = tarjan_scc(&self.graph);
+        let sccs = kosaraju_scc(&self.graph);
         let mut component = HashMap::new();
         for (i, scc) in sccs.iter().enumerate() {
             for &n in scc {

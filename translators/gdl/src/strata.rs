@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use petgraph::algo::tarjan_scc;
+use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 
@@ -116,7 +116,7 @@ pub fn rule_graph(rules: &[NormalRule]) -> DiGraph<usize, bool> {
 /// `Err` holds a cycle through a negative edge (rule indices, in order).
 pub fn rule_strata(rules: &[NormalRule]) -> Result<Vec<Vec<usize>>, Vec<usize>> {
     let graph = rule_graph(rules);
-    let mut sccs = tarjan_scc(&graph);
+    let mut sccs = kosaraju_scc(&graph);
     sccs.reverse();
     let mut component = vec![0; rules.len()];
     for (c, scc) in sccs.iter().enumerate() {

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use petgraph::algo::tarjan_scc;
+use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use propnet::ground::{AtomId, GroundLiteral, GroundProgram, TermId};
 
@@ -217,7 +217,7 @@ impl<'g> Analysis<'g> {
         }
         // Tarjan yields components dependencies-first (reverse topological
         // order of head -> body edges).
-        let components = tarjan_scc(&graph);
+        let components = kosaraju_scc(&graph);
         let mut cycle_of = vec![None; n];
         let mut cycles = Vec::new();
         for component in &components {
