@@ -26,7 +26,7 @@ use crate::model::{ForwardModel, ModelError, Player};
 
 pub use compile::{CompileError, DEFAULT_MAX_STATE_SLOTS};
 pub use program::Program;
-pub use search::DEFAULT_STEP_LIMIT;
+pub use search::{FoundMove, DEFAULT_STEP_LIMIT};
 pub use state::State;
 
 use search::Searcher;
@@ -78,38 +78,7 @@ pub struct Move {
     /// Per tag, the players who saw it (bit per `Player` index); `None`
     /// when visibility never changes in this game (everyone sees all).
     pub visibility: Option<Box<[u64]>>,
-    pub(crate) next: Successor,
-}
-
-/// The state a move leads to, as its differences from the state the move
-/// was generated in: a move list then costs a few words per move instead
-/// of a copy of the state each (a playout applies one move of many).
-#[derive(Clone, Debug)]
-pub(crate) struct Successor {
-    /// The node and hash of the state the move was generated in.
-    pub(crate) from: (u32, u128),
-    pub(crate) node: u32,
-    pub(crate) hash: u128,
-    /// (slot, new value), sorted by slot; only slots whose value changes.
-    pub(crate) changes: Box<[(u32, u32)]>,
-}
-
-impl Successor {
-    /// Turns the state the move was generated in into the state it leads
-    /// to; refuses any other state.
-    fn apply_to(&self, state: &mut State) -> Result<(), ModelError> {
-        if (state.node, state.hash) != self.from {
-            return Err(ModelError::new(
-                "a move was applied to a state other than the one it was generated in",
-            ));
-        }
-        for &(slot, value) in &*self.changes {
-            state.values[slot as usize] = value;
-        }
-        state.node = self.node;
-        state.hash = self.hash;
-        Ok(())
-    }
+    next: State,
 }
 
 impl PartialEq for Move {
@@ -178,7 +147,7 @@ impl Engine {
 
     /// The moves of `state` with the states they lead to (keeper moves are
     /// not completed here).
-    pub fn found_moves(&self, state: &State) -> Result<Vec<Move>, ModelError> {
+    pub fn found_moves(&self, state: &State) -> Result<Vec<FoundMove>, ModelError> {
         let mut out = Vec::new();
         self.searcher
             .borrow_mut()
@@ -194,9 +163,9 @@ impl Engine {
             if state.node == p.end || state.values[p.player_slot as usize] != p.keeper {
                 return Ok(());
             }
-            let moves = self.found_moves(state)?;
+            let mut moves = self.found_moves(state)?;
             match moves.len() {
-                1 => moves[0].next.apply_to(state)?,
+                1 => *state = moves.pop().expect("one move").next,
                 0 => {
                     return Err(ModelError::new(format!(
                         "game unexpectedly ended: the keeper has no legal move in node {}",
@@ -271,11 +240,17 @@ impl ForwardModel for Engine {
     }
 
     fn legal_moves(&self, state: &State, out: &mut Vec<Move>) -> Result<(), ModelError> {
-        self.searcher.borrow_mut().moves(&self.program, state, out)
+        out.clear();
+        out.extend(self.found_moves(state)?.into_iter().map(|m| Move {
+            tags: m.tags,
+            visibility: m.visibility,
+            next: m.next,
+        }));
+        Ok(())
     }
 
     fn apply(&self, state: &mut State, mv: &Move) -> Result<(), ModelError> {
-        mv.next.apply_to(state)?;
+        *state = mv.next.clone();
         if !self.options.expose_keeper {
             self.complete_keeper(state)?;
         }

@@ -18,7 +18,6 @@ mod eval;
 
 use super::program::{Action, Operand, Program};
 use super::state::{contribution, node_contribution, tag_contribution, Prehashed, State};
-use super::{Move, Successor};
 use eval::{Fault, INVALID};
 
 /// Search steps (edges tried, in the move search and in the reachability
@@ -35,6 +34,16 @@ const CLOCK_INTERVAL: u64 = 1 << 14;
 const MAX_CHECK_NESTING: usize = 1000;
 /// Longest tag sequence allowed in one move.
 pub const MAX_MOVE_TAGS: usize = 100_000;
+
+/// A move found by a search: its tags and the state it leads to.
+#[derive(Clone, Debug)]
+pub struct FoundMove {
+    pub tags: Box<[u32]>,
+    /// Per tag, the set of players (bit `i` = `Player` number `i`) that saw
+    /// it; present only when the game ever changes `visible`.
+    pub visibility: Option<Box<[u64]>>,
+    pub next: State,
+}
 
 #[derive(Clone, Copy, Debug)]
 struct Frame {
@@ -71,14 +80,12 @@ enum Sink<'a> {
     },
     Moves {
         index: &'a mut HashMap<u128, usize, Prehashed>,
-        found: &'a mut Vec<Move>,
+        found: &'a mut Vec<FoundMove>,
     },
 }
 
 /// The reusable search machinery of an engine.
 pub struct Searcher {
-    /// The node and hash of the state being searched.
-    origin: (u32, u128),
     values: Vec<u32>,
     /// Hash of the semistate as it was when the undo log had `hashed_upto`
     /// entries; later writes are folded in only when a hash is needed
@@ -120,7 +127,6 @@ pub struct Searcher {
 impl Default for Searcher {
     fn default() -> Self {
         Searcher {
-            origin: (0, 0),
             values: Vec::new(),
             hash: 0,
             hashed_upto: 0,
@@ -145,28 +151,6 @@ impl Default for Searcher {
     }
 }
 
-/// The first slot where two change lists (sorted by slot) lead to
-/// different values.
-fn first_difference(a: &[(u32, u32)], b: &[(u32, u32)]) -> Option<u32> {
-    let (mut i, mut j) = (0, 0);
-    loop {
-        match (a.get(i), b.get(j)) {
-            (None, None) => return None,
-            (Some(&(s, _)), None) | (None, Some(&(s, _))) => return Some(s),
-            (Some(&(s, v)), Some(&(t, w))) => {
-                if s != t {
-                    return Some(s.min(t));
-                }
-                if v != w {
-                    return Some(s);
-                }
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-}
-
 /// Whether a node may be entered, and its frame.
 enum Enter {
     Pushed,
@@ -177,7 +161,6 @@ enum Enter {
 
 impl Searcher {
     fn load(&mut self, state: &State) {
-        self.origin = (state.node, state.hash);
         self.values.clear();
         self.values.extend_from_slice(&state.values);
         self.hash = state.hash;
@@ -197,7 +180,7 @@ impl Searcher {
         &mut self,
         p: &Program,
         state: &State,
-        out: &mut Vec<Move>,
+        out: &mut Vec<FoundMove>,
     ) -> Result<(), ModelError> {
         out.clear();
         if state.node == p.end {
@@ -563,29 +546,6 @@ impl Searcher {
         }
     }
 
-    /// The writes since the search started, as (slot, new value) sorted by
-    /// slot, leaving out slots back at their old value; `player` is
-    /// written to the player slot.
-    fn changes(&mut self, player_slot: u32, player: u32) -> Box<[(u32, u32)]> {
-        // The first logged write of a slot holds its value at the start.
-        let mut first: Vec<(u32, u32)> =
-            self.log.iter().map(|&(slot, old, _)| (slot, old)).collect();
-        first.push((player_slot, self.values[player_slot as usize]));
-        first.sort_by_key(|&(slot, _)| slot);
-        first.dedup_by_key(|&mut (slot, _)| slot);
-        first
-            .into_iter()
-            .filter_map(|(slot, original)| {
-                let now = if slot == player_slot {
-                    player
-                } else {
-                    self.values[slot as usize]
-                };
-                (now != original).then_some((slot, now))
-            })
-            .collect()
-    }
-
     fn truncate_tags(&mut self, len: usize) {
         self.tags.truncate(len);
         self.prefix_hashes.truncate(len);
@@ -607,54 +567,63 @@ impl Searcher {
                 let slot = p.player_slot;
                 let old = self.values[slot as usize];
                 let hash = self.state_hash() ^ contribution(slot, old) ^ contribution(slot, player);
-                let changes = self.changes(slot, player);
                 if let Some(&existing) = index.get(&prefix) {
                     let previous = &found[existing].next;
-                    if previous.node == target
+                    let same = previous.node == target
                         && previous.hash == hash
-                        && *previous.changes == *changes
-                    {
-                        return Ok(());
+                        && previous.values.iter().enumerate().all(|(k, &v)| {
+                            v == if k as u32 == slot {
+                                player
+                            } else {
+                                self.values[k]
+                            }
+                        });
+                    if !same {
+                        let difference = if previous.node != target {
+                            format!(
+                                "the walks end at nodes {} and {}",
+                                p.node_name(previous.node),
+                                p.node_name(target)
+                            )
+                        } else {
+                            let slot = (0..self.values.len())
+                                .find(|&k| {
+                                    k != slot as usize && previous.values[k] != self.values[k]
+                                })
+                                .unwrap_or(slot as usize);
+                            let variable = p
+                                .variables
+                                .iter()
+                                .filter(|(_, base, _)| *base as usize <= slot)
+                                .max_by_key(|(_, base, _)| *base)
+                                .map_or("?", |(name, _, _)| name.as_str());
+                            format!("variable {variable} differs")
+                        };
+                        return Err(ModelError::new(format!(
+                            "ambiguous move: the tag sequence \"{}\" leads to different states ({difference})",
+                            self.tags
+                                .iter()
+                                .map(|&t| p.symbol(t))
+                                .collect::<Vec<_>>()
+                                .join(" ")
+                        )));
                     }
-                    let difference = if previous.node != target {
-                        format!(
-                            "the walks end at nodes {} and {}",
-                            p.node_name(previous.node),
-                            p.node_name(target)
-                        )
-                    } else {
-                        let slot =
-                            first_difference(&previous.changes, &changes).unwrap_or(slot) as usize;
-                        let variable = p
-                            .variables
-                            .iter()
-                            .filter(|(_, base, _)| *base as usize <= slot)
-                            .max_by_key(|(_, base, _)| *base)
-                            .map_or("?", |(name, _, _)| name.as_str());
-                        format!("variable {variable} differs")
-                    };
-                    return Err(ModelError::new(format!(
-                        "ambiguous move: the tag sequence \"{}\" leads to different states ({difference})",
-                        self.tags
-                            .iter()
-                            .map(|&t| p.symbol(t))
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    )));
+                    return Ok(());
                 }
+                let mut values: Box<[u32]> = self.values.clone().into_boxed_slice();
+                values[slot as usize] = player;
                 index.insert(prefix, found.len());
-                found.push(Move {
+                found.push(FoundMove {
                     tags: self.tags.clone().into_boxed_slice(),
                     visibility: p.visibility_changes.then(|| {
                         self.tag_visibility[..self.tags.len()]
                             .to_vec()
                             .into_boxed_slice()
                     }),
-                    next: Successor {
-                        from: self.origin,
+                    next: State {
                         node: target,
+                        values,
                         hash,
-                        changes,
                     },
                 });
             }
