@@ -13,11 +13,15 @@
 
 pub mod ast;
 pub mod check;
+pub mod interpreter;
 pub mod lexer;
 pub mod limits;
+pub mod lower;
 pub mod macros;
 pub mod parse;
 
+pub use interpreter::{Interpreter, Move, State};
+pub use lower::{lower, translate, Translation};
 
 use rg_core::diag::Diagnostic;
 
