@@ -13,6 +13,8 @@ pub enum Language {
     Rbg,
     Gdl,
     Hrg,
+    /// The early RBG draft (rbg-draft.md).
+    RbgDraft,
 }
 
 impl Language {
@@ -22,6 +24,7 @@ impl Language {
             "rbg" => Some(Language::Rbg),
             "kif" | "gdl" => Some(Language::Gdl),
             "hrg" => Some(Language::Hrg),
+            "rbgd" => Some(Language::RbgDraft),
             _ => None,
         }
     }
@@ -32,6 +35,7 @@ impl Language {
             Language::Rbg => "rbg",
             Language::Gdl => "gdl",
             Language::Hrg => "hrg",
+            Language::RbgDraft => "rbgd",
         }
     }
 }

@@ -13,8 +13,10 @@ use std::time::Instant;
 use rg_core::engine::{Engine, EngineOptions};
 use rg_core::model::{perft, Budget, ForwardModel};
 
+/// The team corpus, found from this crate (not through testkit, whose
+/// compiled-in path may belong to another checkout sharing the target dir).
 fn corpus() -> PathBuf {
-    testkit::team_corpus()
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus")
 }
 
 fn games() -> Vec<(String, Vec<(u32, u64, f64)>)> {
@@ -29,11 +31,18 @@ fn games() -> Vec<(String, Vec<(u32, u64, f64)>)> {
     games
 }
 
+/// Perft at each depth, printing each depth's time (for perft.tsv's cost
+/// column).
 fn counts<M: ForwardModel>(model: &M, depths: &[u32]) -> Vec<u64> {
     let state = model.initial().expect("initial state");
     depths
         .iter()
-        .map(|&d| perft(model, &state, d, &mut Budget::unlimited()).expect("perft"))
+        .map(|&d| {
+            let started = Instant::now();
+            let count = perft(model, &state, d, &mut Budget::unlimited()).expect("perft");
+            eprintln!("  depth {d}: {count} in {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
+            count
+        })
         .collect()
 }
 
