@@ -21,9 +21,9 @@ pub mod macros;
 pub mod parse;
 
 pub use interpreter::{Interpreter, Move, State};
-pub use lower::{lower, translate, Translation};
+pub use lower::lower;
 
-use rg_core::diag::Diagnostic;
+use rg_core::diag::{has_errors, Diagnostic};
 
 /// A checked description and the warnings found on the way.
 #[derive(Clone, Debug)]
@@ -44,6 +44,32 @@ pub fn parse_and_check(source: &str) -> Result<Checked, Vec<Diagnostic>> {
     }
     Ok(Checked {
         game: parsed.game,
+        warnings: diagnostics,
+    })
+}
+
+/// A translated game and the RG checker's warnings about it.
+#[derive(Clone, Debug)]
+pub struct Translation {
+    pub game: rg_core::ast::Game,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Parses, checks and lowers draft source; the RG result must pass the RG
+/// checker (its warnings come along).
+pub fn translate(source: &str) -> Result<Translation, Vec<Diagnostic>> {
+    let checked = parse_and_check(source)?;
+    let game = lower(&checked.game)?;
+    let diagnostics = rg_core::check::check_game(&game);
+    if has_errors(&diagnostics) {
+        return Err(diagnostics
+            .into_iter()
+            .filter(Diagnostic::is_error)
+            .map(|d| d.with_note("in the RG translation (a translator bug; please report it)"))
+            .collect());
+    }
+    Ok(Translation {
+        game,
         warnings: diagnostics,
     })
 }

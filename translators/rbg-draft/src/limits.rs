@@ -15,5 +15,7 @@ pub const MAX_SQUARES: u64 = 100_000;
 pub const MAX_POWER: u64 = 10_000;
 /// Most semimoves in one turn and writes in one semimove before the
 /// interpreter reports the description as improper (rbg-draft.md §5.5).
-pub const MAX_SEMIMOVES: usize = 1_000;
-pub const MAX_WRITES: usize = 10_000;
+/// The searches recurse once per semimove and per write, so these also
+/// bound the stack they use.
+pub const MAX_SEMIMOVES: usize = 500;
+pub const MAX_WRITES: usize = 500;

@@ -17,39 +17,13 @@ use rg_core::ast::{Expr, Game as RgGame, Label, Type, Value};
 use rg_core::build::label::{assign, assign_any, eq, ne, switch, tag, var_tag};
 use rg_core::build::{Fragment, GameBuilder};
 use rg_core::builtins::is_reserved_word;
-use rg_core::diag::{has_errors, Diagnostic};
+use rg_core::diag::Diagnostic;
 
 use crate::ast::{Expr as Move, Formula, Game, PlayerId, Relation, Target, Value as DValue};
 
 /// Most values of the saturating `Turn` type (a goal comparing `$turn`
 /// with a huge constant would need a huge table).
 const MAX_TURN_VALUES: i64 = 100_000;
-
-/// A translated game and the RG checker's warnings about it.
-#[derive(Clone, Debug)]
-pub struct Translation {
-    pub game: RgGame,
-    pub warnings: Vec<Diagnostic>,
-}
-
-/// Parses, checks and lowers draft source; the RG result must pass the RG
-/// checker (its warnings come along).
-pub fn translate(source: &str) -> Result<Translation, Vec<Diagnostic>> {
-    let checked = crate::parse_and_check(source)?;
-    let game = lower(&checked.game)?;
-    let diagnostics = rg_core::check::check_game(&game);
-    if has_errors(&diagnostics) {
-        return Err(diagnostics
-            .into_iter()
-            .filter(Diagnostic::is_error)
-            .map(|d| d.with_note("in the RG translation (a translator bug; please report it)"))
-            .collect());
-    }
-    Ok(Translation {
-        game,
-        warnings: diagnostics,
-    })
-}
 
 /// Translates a checked description.
 pub fn lower(game: &Game) -> Result<RgGame, Vec<Diagnostic>> {
