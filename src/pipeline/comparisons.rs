@@ -10,9 +10,8 @@ use rg_core::model::{Budget, ForwardModel};
 use rg_core::verify::{verify, Verdict};
 
 use super::models::{
-    engine_for, gdl_reasoner, hrg_interpreter, propnet_model, rbg_draft_interpreter, rbg_interpreter,
-    with_model,
-    ModelTask,
+    engine_for, gdl_reasoner, hrg_interpreter, propnet_model, rbg_draft_interpreter,
+    rbg_interpreter, with_model, ModelTask,
 };
 use super::{optimizing, translation};
 use crate::cli::ModelArgs;

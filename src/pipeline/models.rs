@@ -114,7 +114,9 @@ pub fn with_model<T: ModelTask>(
         (_, Via::Rg) => task.run(&rg_engine(source, args)?, "RG engine (translated)"),
         (Language::Rbg, _) => task.run(&rbg_interpreter(source)?, "RBG interpreter"),
         (Language::Hrg, _) => task.run(&hrg_interpreter(source, args)?, "HRG interpreter"),
-        (Language::RbgDraft, _) => task.run(&rbg_draft_interpreter(source)?, "draft RBG interpreter"),
+        (Language::RbgDraft, _) => {
+            task.run(&rbg_draft_interpreter(source)?, "draft RBG interpreter")
+        }
         (Language::Gdl, Via::Propnet) => task.run(&propnet_model(source)?, "GDL propnet"),
         (Language::Gdl, _) => task.run(&gdl_reasoner(source)?, "GDL reasoner"),
     }

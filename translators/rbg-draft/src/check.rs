@@ -45,8 +45,11 @@ pub fn check(parsed: &Parsed, source: &str) -> Vec<Diagnostic> {
                 }
                 if pattern.has_marker() {
                     out.push(
-                        Diagnostic::error("a `move(...)` pattern contains a next-player marker", *span)
-                            .with_label("patterns have no markers (R34)"),
+                        Diagnostic::error(
+                            "a `move(...)` pattern contains a next-player marker",
+                            *span,
+                        )
+                        .with_label("patterns have no markers (R34)"),
                     );
                 }
                 pattern.for_each_step(&mut |step| {
@@ -81,18 +84,14 @@ pub fn check(parsed: &Parsed, source: &str) -> Vec<Diagnostic> {
         let name = &game.pieces[id];
         match (&uses.queried, uses.placed, uses.tested) {
             (Some((span, trace)), false, None) => out.push(with_trace(
-                Diagnostic::error(format!("there is no piece `{name}`"), *span).with_label(
-                    "not on the board and in no on or off set (R15)",
-                ),
+                Diagnostic::error(format!("there is no piece `{name}`"), *span)
+                    .with_label("not on the board and in no on or off set (R15)"),
                 trace,
                 source,
             )),
             (_, false, Some(span)) => out.push(
-                Diagnostic::warning(
-                    format!("piece `{name}` is tested but never placed"),
-                    span,
-                )
-                .with_label("not on the board and in no off set: probably a typo"),
+                Diagnostic::warning(format!("piece `{name}` is tested but never placed"), span)
+                    .with_label("not on the board and in no off set: probably a typo"),
             ),
             _ => {}
         }
@@ -113,9 +112,7 @@ fn first_span(e: &Expr) -> rg_core::diag::Span {
     match e {
         Expr::Step(step) => step.span,
         Expr::Marker(_, span) | Expr::Power(_, _, span) | Expr::Star(_, span) => *span,
-        Expr::Concat(parts) | Expr::Alt(parts) => {
-            parts.first().map(first_span).unwrap_or_default()
-        }
+        Expr::Concat(parts) | Expr::Alt(parts) => parts.first().map(first_span).unwrap_or_default(),
     }
 }
 

@@ -173,9 +173,11 @@ pub fn preprocess(source: &str) -> Result<Sections, Vec<Diagnostic>> {
                 Err(e) => errors.push(e),
             },
             "player" | "goal" => match item.get(1) {
-                Some(name @ Token {
-                    tok: Tok::Ident(_), ..
-                }) => pending.push((order, kind, Some(name), header, &item[2..])),
+                Some(
+                    name @ Token {
+                        tok: Tok::Ident(_), ..
+                    },
+                ) => pending.push((order, kind, Some(name), header, &item[2..])),
                 other => errors.push(
                     Diagnostic::error(
                         format!("`#{kind}` must be followed by a player name"),
@@ -195,7 +197,9 @@ pub fn preprocess(source: &str) -> Result<Sections, Vec<Diagnostic>> {
     };
     let mut sections = Sections::default();
     for (order, kind, name, header, body) in pending {
-        let end = body.last().map_or(header, |t| Span::new(t.span.end, t.span.end));
+        let end = body
+            .last()
+            .map_or(header, |t| Span::new(t.span.end, t.span.end));
         let expanded = match expander.expand(body, &Rc::new(Env::new()), order, false, &None, 0) {
             Ok(tokens) => tokens,
             Err(e) => {
@@ -498,7 +502,14 @@ impl Expander<'_> {
         }
         if let Some(m) = visible.iter().find(|m| m.params.is_empty()) {
             let frame = frame(format!("in expansion of macro `{name}`"), t.span, trace);
-            let unit = self.expand(&m.body, &Rc::new(Env::new()), m.order, true, &frame, depth + 1)?;
+            let unit = self.expand(
+                &m.body,
+                &Rc::new(Env::new()),
+                m.order,
+                true,
+                &frame,
+                depth + 1,
+            )?;
             return Ok((unit, i + 1));
         }
         if !tokens.get(i + 1).is_some_and(|n| n.tok.is_op("(")) {
@@ -555,7 +566,14 @@ impl Expander<'_> {
             );
         }
         let body_frame = frame(format!("in expansion of macro `{name}`"), t.span, trace);
-        let unit = self.expand(&m.body, &Rc::new(callee), m.order, true, &body_frame, depth + 1)?;
+        let unit = self.expand(
+            &m.body,
+            &Rc::new(callee),
+            m.order,
+            true,
+            &body_frame,
+            depth + 1,
+        )?;
         Ok((unit, next))
     }
 
@@ -584,13 +602,11 @@ impl Expander<'_> {
     ) -> Result<XTok, Diagnostic> {
         let text = format!("{}{}", left.tok, right.tok);
         match lex(&text) {
-            Ok(tokens) if tokens.len() == 1 && !matches!(tokens[0].tok, Tok::Str(_)) => {
-                Ok(XTok {
-                    tok: tokens[0].tok.clone(),
-                    span: left.span,
-                    trace: left.trace.clone(),
-                })
-            }
+            Ok(tokens) if tokens.len() == 1 && !matches!(tokens[0].tok, Tok::Str(_)) => Ok(XTok {
+                tok: tokens[0].tok.clone(),
+                span: left.span,
+                trace: left.trace.clone(),
+            }),
             _ => Err(with_trace(
                 Diagnostic::error(
                     format!(
@@ -697,7 +713,13 @@ mod tests {
     #[test]
     fn zero_arity_macro_leaves_its_parenthesis() {
         let s = preprocess("#def E = e e\n#game E (x)\n#board 1 1 e\n#order p\n").unwrap();
-        let text: Vec<String> = s.game.unwrap().body.iter().map(|t| t.tok.to_string()).collect();
+        let text: Vec<String> = s
+            .game
+            .unwrap()
+            .body
+            .iter()
+            .map(|t| t.tok.to_string())
+            .collect();
         assert_eq!(text, ["e", "e", "(", "x", ")"]);
     }
 }

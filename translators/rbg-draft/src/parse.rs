@@ -245,7 +245,9 @@ fn parse_board(
         // are missing.
         return Err(
             match names.get(usize::try_from(squares).unwrap_or(usize::MAX)) {
-                Some(extra) => extra.error(message, source).with_label("the first name too many"),
+                Some(extra) => extra
+                    .error(message, source)
+                    .with_label("the first name too many"),
                 None => Diagnostic::error(message, section.header)
                     .with_label(format!("needs exactly {squares} names")),
             },
@@ -269,7 +271,9 @@ fn parse_order(section: &Section, source: &str) -> Result<(Vec<String>, Vec<Span
         match &t.tok {
             Tok::Ident(name) => {
                 if players.iter().any(|p| **p == **name) {
-                    return Err(t.error(format!("player `{name}` appears twice in `#order`"), source));
+                    return Err(
+                        t.error(format!("player `{name}` appears twice in `#order`"), source)
+                    );
                 }
                 players.push(name.to_string());
                 spans.push(t.span);
@@ -278,7 +282,10 @@ fn parse_order(section: &Section, source: &str) -> Result<(Vec<String>, Vec<Span
         }
     }
     if players.is_empty() {
-        return Err(Diagnostic::error("`#order` names no player", section.header));
+        return Err(Diagnostic::error(
+            "`#order` names no player",
+            section.header,
+        ));
     }
     Ok((players, spans))
 }
@@ -332,7 +339,10 @@ impl<'a> Parser<'a> {
     /// An error at the current token (or at the end of the section).
     fn unexpected(&self, expected: &str) -> Diagnostic {
         match self.peek() {
-            Some(t) => t.error(format!("expected {expected}, found `{}`", t.tok), self.source),
+            Some(t) => t.error(
+                format!("expected {expected}, found `{}`", t.tok),
+                self.source,
+            ),
             None => Diagnostic::error(
                 format!("expected {expected}, found the end of the item"),
                 self.end,
@@ -379,10 +389,9 @@ impl<'a> Parser<'a> {
         loop {
             match self.peek() {
                 Some(t) if t.tok.is_op("+>") => {}
-                Some(t) if t.tok.is_op(">") => self.warnings.push(t.warning(
-                    "`>` read as the priority separator `+>` (R1)",
-                    self.source,
-                )),
+                Some(t) if t.tok.is_op(">") => self
+                    .warnings
+                    .push(t.warning("`>` read as the priority separator `+>` (R1)", self.source)),
                 _ => break,
             }
             self.pos += 1;
@@ -440,9 +449,10 @@ impl<'a> Parser<'a> {
                             }
                         }
                     }
-                    _ => Target::Offset(self.int().map_err(|_| {
-                        self.unexpected("a player name or an integer offset")
-                    })?),
+                    _ => Target::Offset(
+                        self.int()
+                            .map_err(|_| self.unexpected("a player name or an integer offset"))?,
+                    ),
                 };
                 let close = self.expect("]")?;
                 Ok(Expr::Marker(target, t.span.join(close.span)))
@@ -489,9 +499,9 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             return Ok(Expr::Star(Box::new(base), hat.span));
         }
-        let n = self.int().map_err(|_| {
-            self.unexpected("`*` or a number >= 1 after `^` (R35)")
-        })?;
+        let n = self
+            .int()
+            .map_err(|_| self.unexpected("`*` or a number >= 1 after `^` (R35)"))?;
         match u32::try_from(n) {
             Ok(n) if n >= 1 => Ok(Expr::Power(Box::new(base), n, hat.span)),
             _ => Err(hat.error("a power must be `*` or a number >= 1", self.source)),

@@ -40,7 +40,10 @@ fn counts<M: ForwardModel>(model: &M, depths: &[u32]) -> Vec<u64> {
         .map(|&d| {
             let started = Instant::now();
             let count = perft(model, &state, d, &mut Budget::unlimited()).expect("perft");
-            eprintln!("  depth {d}: {count} in {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
+            eprintln!(
+                "  depth {d}: {count} in {:.1} ms",
+                started.elapsed().as_secs_f64() * 1e3
+            );
             count
         })
         .collect()
@@ -55,7 +58,10 @@ fn check(max_millis: f64, max_depth: u32, rg_too: bool) {
         let checked = match rbg_draft::parse_and_check(&source) {
             Ok(c) => c,
             Err(e) => {
-                failures.push(format!("{game}: {}", rg_core::diag::render_all(&e, &game, &source)));
+                failures.push(format!(
+                    "{game}: {}",
+                    rg_core::diag::render_all(&e, &game, &source)
+                ));
                 continue;
             }
         };
@@ -70,7 +76,9 @@ fn check(max_millis: f64, max_depth: u32, rg_too: bool) {
         let native = counts(&rbg_draft::Interpreter::new(&checked.game), &depths);
         eprintln!("{game}: native {native:?} in {:?}", started.elapsed());
         if native != wanted {
-            failures.push(format!("{game}: native {native:?}, expected {wanted:?} at {depths:?}"));
+            failures.push(format!(
+                "{game}: native {native:?}, expected {wanted:?} at {depths:?}"
+            ));
         }
         if !rg_too {
             continue;
@@ -78,7 +86,10 @@ fn check(max_millis: f64, max_depth: u32, rg_too: bool) {
         let translation = match rbg_draft::translate(&source) {
             Ok(t) => t,
             Err(e) => {
-                failures.push(format!("{game}: {}", rg_core::diag::render_all(&e, &game, &source)));
+                failures.push(format!(
+                    "{game}: {}",
+                    rg_core::diag::render_all(&e, &game, &source)
+                ));
                 continue;
             }
         };
@@ -87,7 +98,9 @@ fn check(max_millis: f64, max_depth: u32, rg_too: bool) {
         let rg = counts(&engine, &depths);
         eprintln!("{game}: rg {rg:?} in {:?}", started.elapsed());
         if rg != wanted {
-            failures.push(format!("{game}: rg {rg:?}, expected {wanted:?} at {depths:?}"));
+            failures.push(format!(
+                "{game}: rg {rg:?}, expected {wanted:?} at {depths:?}"
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -167,7 +167,10 @@ fn paste_that_is_not_one_token() {
 
 #[test]
 fn unclosed_argument_list() {
-    insta::assert_snapshot!(errors(&format!("#def P(x) = x\n{}", game("(e/x)[b] + P((e/x)[b]", GOAL))));
+    insta::assert_snapshot!(errors(&format!(
+        "#def P(x) = x\n{}",
+        game("(e/x)[b] + P((e/x)[b]", GOAL)
+    )));
 }
 
 #[test]

@@ -60,10 +60,7 @@ fn move_identity_by_traces() {
     let m = model(&corpus("moveIdentity.rbgd"));
     let mut moves = list_moves(&m, &m.initial().unwrap()).unwrap();
     moves.sort();
-    assert_eq!(
-        moves,
-        ["x0y0 e x2y0 b to_q", "x0y0 e x2y0 c to_q"]
-    );
+    assert_eq!(moves, ["x0y0 e x2y0 b to_q", "x0y0 e x2y0 c to_q"]);
 }
 
 #[test]
@@ -107,11 +104,11 @@ fn goals_are_checked_after_the_turn_counter() {
 
 #[test]
 fn semimove_proper_that_repeats_the_board_is_improper() {
-    let m = model(
-        "#game \"g\"\n#board 1 1 e\n#order p\n#player p (e/e)\n#goal p 1 $turn > 3\n",
-    );
+    let m = model("#game \"g\"\n#board 1 1 e\n#order p\n#player p (e/e)\n#goal p 1 $turn > 3\n");
     let mut moves = Vec::new();
-    let error = m.legal_moves(&m.initial().unwrap(), &mut moves).unwrap_err();
+    let error = m
+        .legal_moves(&m.initial().unwrap(), &mut moves)
+        .unwrap_err();
     assert!(error.message.contains("improper"), "{error}");
 }
 

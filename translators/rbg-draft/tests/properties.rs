@@ -40,11 +40,7 @@ fn pieces(g: &mut Gen) -> String {
 }
 
 fn step(g: &mut Gen, writes: bool) -> String {
-    let on = if g.chance(60) {
-        Some(pieces(g))
-    } else {
-        None
-    };
+    let on = if g.chance(60) { Some(pieces(g)) } else { None };
     let off = if writes && g.chance(50) {
         Some(pieces(g))
     } else {
@@ -59,7 +55,13 @@ fn step(g: &mut Gen, writes: bool) -> String {
     if g.chance(50) || cond.is_empty() {
         let dx = g.below(3) as i64 - 1;
         let dy = g.below(3) as i64 - 1;
-        let sign = |v: i64| if v < 0 { format!("-{}", -v) } else { v.to_string() };
+        let sign = |v: i64| {
+            if v < 0 {
+                format!("-{}", -v)
+            } else {
+                v.to_string()
+            }
+        };
         if cond.is_empty() {
             format!("({},{})", sign(dx), sign(dy))
         } else {
@@ -76,8 +78,16 @@ fn expr(g: &mut Gen, depth: u32, writes: bool) -> String {
         return step(g, writes);
     }
     match g.below(6) {
-        0 => format!("({} + {})", expr(g, depth - 1, writes), expr(g, depth - 1, writes)),
-        1 => format!("{}{}", expr(g, depth - 1, writes), expr(g, depth - 1, writes)),
+        0 => format!(
+            "({} + {})",
+            expr(g, depth - 1, writes),
+            expr(g, depth - 1, writes)
+        ),
+        1 => format!(
+            "{}{}",
+            expr(g, depth - 1, writes),
+            expr(g, depth - 1, writes)
+        ),
         2 => format!("({})^*", expr(g, depth - 1, writes)),
         3 => format!("({})^2", expr(g, depth - 1, writes)),
         _ => step(g, writes),
@@ -111,7 +121,12 @@ fn level(g: &mut Gen) -> String {
 fn formula(g: &mut Gen, depth: u32) -> String {
     let atom = |g: &mut Gen| match g.below(5) {
         0 => format!("@ {} {} 0", g.pick(&PIECES), g.below(2)),
-        1 => format!("${} {} {}", g.pick(&PIECES), g.pick(&["<", ">=", "==", "!="]), g.below(4)),
+        1 => format!(
+            "${} {} {}",
+            g.pick(&PIECES),
+            g.pick(&["<", ">=", "==", "!="]),
+            g.below(4)
+        ),
         2 => format!("move({})", expr(g, 1, false)),
         3 => format!("$turn {} ${}", g.pick(&["<", ">"]), g.pick(&PIECES)),
         _ => format!("$turn >= {}", 2 + g.below(4)),
@@ -150,9 +165,7 @@ fn game(seed: u64) -> String {
 fn series<M: ForwardModel>(model: &M, depth: u32) -> Result<Vec<u64>, String> {
     let state = model.initial().map_err(|e| e.to_string())?;
     (0..=depth)
-        .map(|d| {
-            perft(model, &state, d, &mut Budget::unlimited()).map_err(|e| format!("{e:?}"))
-        })
+        .map(|d| perft(model, &state, d, &mut Budget::unlimited()).map_err(|e| format!("{e:?}")))
         .collect()
 }
 
@@ -192,6 +205,9 @@ fn generator_yields_checked_games() {
             }
         }
     }
-    assert!(valid >= 100, "only {valid} of 199 generated games pass the checker");
+    assert!(
+        valid >= 100,
+        "only {valid} of 199 generated games pass the checker"
+    );
     assert!(played >= 50, "only {played} generated games have moves");
 }

@@ -229,7 +229,11 @@ impl Interpreter {
                 let Some(c2) = self.shift(c, step.dx, step.dy) else {
                     continue;
                 };
-                if step.on.as_ref().is_some_and(|on| !on[board[c2 as usize] as usize]) {
+                if step
+                    .on
+                    .as_ref()
+                    .is_some_and(|on| !on[board[c2 as usize] as usize])
+                {
                     continue;
                 }
                 for &r2 in &nfa.closure[*r] {
@@ -329,13 +333,19 @@ impl Search<'_> {
                         let Some(c2) = self.interpreter.shift(c, step.dx, step.dy) else {
                             continue;
                         };
-                        if step.on.as_ref().is_some_and(|on| !on[board[c2 as usize] as usize]) {
+                        if step
+                            .on
+                            .as_ref()
+                            .is_some_and(|on| !on[board[c2 as usize] as usize])
+                        {
                             continue;
                         }
                         let Some(off) = &step.off else {
                             for &r2 in &self.nfa.closure[*r] {
-                                if !std::mem::replace(&mut visited[r2 * squares + c2 as usize], true)
-                                {
+                                if !std::mem::replace(
+                                    &mut visited[r2 * squares + c2 as usize],
+                                    true,
+                                ) {
                                     stack.push((r2, c2));
                                 }
                             }
@@ -383,7 +393,10 @@ impl ForwardModel for Interpreter {
             turn: 1,
             outcome: None,
         };
-        if self.semimoves(&mut state.board.clone(), 0, true)?.is_empty() {
+        if self
+            .semimoves(&mut state.board.clone(), 0, true)?
+            .is_empty()
+        {
             state.outcome = Some(self.loses(0));
         }
         Ok(state)

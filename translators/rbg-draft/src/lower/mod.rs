@@ -111,7 +111,11 @@ impl<'g> Lowerer<'g> {
             Value::map(Value::symbol(pieces[common].clone()), entries),
         );
         let coord_name = preferred(&mut b, "coord");
-        let coord = b.variable(&coord_name, coord_or_null, Value::symbol(squares[0].clone()));
+        let coord = b.variable(
+            &coord_name,
+            coord_or_null,
+            Value::symbol(squares[0].clone()),
+        );
 
         let (uses_turn, turn_bound, uses_counts) = value_uses(game);
         let cells = i64::from(game.width) * i64::from(game.height);
@@ -230,8 +234,11 @@ impl<'g> Lowerer<'g> {
                     let shifted = assign(self.coord.clone(), shift.at_key(self.coord.clone()));
                     self.b.edge(&current, &moved, shifted);
                     let on_board = self.b.node("on_board");
-                    self.b
-                        .edge(&moved, &on_board, ne(self.coord.clone(), Expr::name("null")));
+                    self.b.edge(
+                        &moved,
+                        &on_board,
+                        ne(self.coord.clone(), Expr::name("null")),
+                    );
                     current = on_board;
                 }
                 let after_on = if step.off.is_some() {
@@ -324,10 +331,7 @@ impl<'g> Lowerer<'g> {
         if let (true, Some((counters, _))) = (tags, &self.counters) {
             let old = counters.clone().at_key(self.at_coord());
             let new = counters.clone().at_key(self.piece(piece));
-            labels.push(assign(
-                old.clone(),
-                self.decr_cnt.clone().at_key(old),
-            ));
+            labels.push(assign(old.clone(), self.decr_cnt.clone().at_key(old)));
             labels.push(assign(new.clone(), self.incr_cnt.clone().at_key(new)));
         }
         labels.push(assign(self.at_coord(), self.piece(piece)));
@@ -523,7 +527,10 @@ impl<'g> Lowerer<'g> {
             }
             Formula::At(piece, x, y, _) => {
                 let square = self.game.square(*x, *y).unwrap_or(0);
-                let square = self.board.clone().at_key(Expr::name(self.squares[square].clone()));
+                let square = self
+                    .board
+                    .clone()
+                    .at_key(Expr::name(self.squares[square].clone()));
                 let test = eq(square, self.piece(*piece));
                 self.b.edge(a, b, test);
             }
@@ -540,10 +547,8 @@ impl<'g> Lowerer<'g> {
                 Ok((turn, (1..=top).collect()))
             }
             DValue::Count(p) => {
-                let (counters, cells) = self
-                    .counters
-                    .clone()
-                    .unwrap_or((Expr::name("counters"), 0));
+                let (counters, cells) =
+                    self.counters.clone().unwrap_or((Expr::name("counters"), 0));
                 Ok((counters.at_key(self.piece(p)), (0..=cells).collect()))
             }
         }
@@ -579,9 +584,11 @@ impl<'g> Lowerer<'g> {
                     Self::domain_type(if var_left { x } else { y }),
                     Type::name("Bool"),
                 );
-                let table = self
-                    .b
-                    .constant("cmp", ty, Value::map(bool_of(false), entries.collect::<Vec<_>>()));
+                let table = self.b.constant(
+                    "cmp",
+                    ty,
+                    Value::map(bool_of(false), entries.collect::<Vec<_>>()),
+                );
                 self.b.edge(a, b, eq(table.at_key(e), true_));
             }
             (Ok((e1, v1)), Ok((e2, v2))) => {
@@ -597,9 +604,9 @@ impl<'g> Lowerer<'g> {
                     Type::arrow(Self::domain_type(y), Type::name("Bool")),
                 );
                 let default = Value::map(bool_of(false), []);
-                let table = self
-                    .b
-                    .constant("cmp", ty, Value::map(default, rows.collect::<Vec<_>>()));
+                let table =
+                    self.b
+                        .constant("cmp", ty, Value::map(default, rows.collect::<Vec<_>>()));
                 self.b.edge(a, b, eq(table.at_key(e1).at_key(e2), true_));
             }
         }
