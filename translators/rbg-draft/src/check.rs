@@ -63,19 +63,17 @@ pub fn check(parsed: &Parsed, source: &str) -> Vec<Diagnostic> {
                 size(pattern, &mut out);
                 deltas(game, pattern, &mut out);
             }
-            Formula::At(_, x, y, span) => {
-                if game.square(*x, *y).is_none() {
-                    out.push(
-                        Diagnostic::error(
-                            format!(
-                                "square ({x}, {y}) is off the {}×{} board",
-                                game.width, game.height
-                            ),
-                            *span,
-                        )
-                        .with_label("`@ P x y` takes a column x and a row y (R17)"),
-                    );
-                }
+            Formula::At(_, x, y, span) if game.square(*x, *y).is_none() => {
+                out.push(
+                    Diagnostic::error(
+                        format!(
+                            "square ({x}, {y}) is off the {}×{} board",
+                            game.width, game.height
+                        ),
+                        *span,
+                    )
+                    .with_label("`@ P x y` takes a column x and a row y (R17)"),
+                );
             }
             _ => {}
         });

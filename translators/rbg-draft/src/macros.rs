@@ -87,6 +87,10 @@ pub struct Sections {
     pub warnings: Vec<Diagnostic>,
 }
 
+/// A section item waiting for expansion: its item index, kind, player name
+/// (for `#player`/`#goal`), header span and body.
+type PendingItem<'t> = (usize, &'static str, Option<&'t Token>, Span, &'t [Token]);
+
 struct Macro {
     name: Rc<str>,
     params: Vec<Rc<str>>,
@@ -132,7 +136,7 @@ pub fn preprocess(source: &str) -> Result<Sections, Vec<Diagnostic>> {
     starts.push(tokens.len());
     let mut errors = Vec::new();
     let mut macros: Vec<Macro> = Vec::new();
-    let mut pending: Vec<(usize, &'static str, Option<&Token>, Span, &[Token])> = Vec::new();
+    let mut pending: Vec<PendingItem> = Vec::new();
     let mut warnings = Vec::new();
     for (order, window) in starts.windows(2).enumerate() {
         let hash = &tokens[window[0]];
@@ -145,15 +149,14 @@ pub fn preprocess(source: &str) -> Result<Sections, Vec<Diagnostic>> {
             continue;
         };
         let header = hash.span.join(head.span);
-        let kind = match head.tok {
-            Tok::Keyword(k @ ("def" | "game" | "board" | "player" | "order" | "goal")) => k,
-            _ => {
-                errors.push(
-                    Diagnostic::error(format!("unknown item `#{}`", head.tok), header)
-                        .with_label("expected def, game, board, player, order or goal"),
-                );
-                continue;
-            }
+        let Tok::Keyword(kind @ ("def" | "game" | "board" | "player" | "order" | "goal")) =
+            head.tok
+        else {
+            errors.push(
+                Diagnostic::error(format!("unknown item `#{}`", head.tok), header)
+                    .with_label("expected def, game, board, player, order or goal"),
+            );
+            continue;
         };
         match kind {
             "def" => match parse_def(&item[1..], header, order) {

@@ -19,9 +19,12 @@ fn corpus() -> PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus")
 }
 
-fn games() -> Vec<(String, Vec<(u32, u64, f64)>)> {
+/// perft.tsv rows of one game: (depth, count, native ms).
+type Rows = Vec<(u32, u64, f64)>;
+
+fn games() -> Vec<(String, Rows)> {
     let rows = testkit::perft_table(&corpus().join("rbg-draft"));
-    let mut games: Vec<(String, Vec<(u32, u64, f64)>)> = Vec::new();
+    let mut games: Vec<(String, Rows)> = Vec::new();
     for row in rows {
         match games.iter_mut().find(|(g, _)| *g == row.game) {
             Some((_, expected)) => expected.push((row.depth, row.count, row.millis)),

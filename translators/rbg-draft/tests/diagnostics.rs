@@ -9,7 +9,7 @@ fn errors(source: &str) -> String {
     match rbg_draft::parse_and_check(source) {
         Ok(_) => panic!("expected errors for:\n{source}"),
         Err(diagnostics) => {
-            assert!(diagnostics.iter().any(|d| d.is_error()));
+            assert!(diagnostics.iter().any(rg_core::diag::Diagnostic::is_error));
             render_all(&diagnostics, "game.rbgd", source)
         }
     }
