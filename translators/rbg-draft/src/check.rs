@@ -6,7 +6,7 @@
 use rg_core::diag::Diagnostic;
 
 use crate::ast::{Expr, Formula, Game};
-use crate::limits::MAX_POWER;
+use crate::limits::MAX_LETTERS;
 use crate::macros::with_trace;
 use crate::parse::Parsed;
 
@@ -167,16 +167,13 @@ fn size(e: &Expr, out: &mut Vec<Diagnostic>) {
             Expr::Star(inner, _) => letters(inner),
         }
     }
-    if letters(e) > MAX_POWER * 100 {
+    if letters(e) > MAX_LETTERS {
         out.push(
             Diagnostic::error(
-                format!(
-                    "powers expand this expression to more than {} letters",
-                    MAX_POWER * 100
-                ),
+                format!("powers expand this expression to more than {MAX_LETTERS} letters"),
                 first_span(e),
             )
-            .with_label("MAX_POWER in translators/rbg-draft/src/limits.rs"),
+            .with_label("MAX_LETTERS in translators/rbg-draft/src/limits.rs"),
         );
     }
 }

@@ -11,8 +11,10 @@ pub const MAX_MACRO_TOKENS: usize = 5_000_000;
 pub const MAX_NESTING: usize = 200;
 /// Most squares of a board.
 pub const MAX_SQUARES: u64 = 100_000;
-/// Most copies `^n` may make (nested powers multiply).
-pub const MAX_POWER: u64 = 10_000;
+/// Most letters (steps and markers) an expression may have once its `^n`
+/// powers are expanded (nested powers multiply); the interpreter and the
+/// lowering both build that many transitions.
+pub const MAX_LETTERS: u64 = 100_000;
 /// Most semimoves in one turn and writes in one semimove before the
 /// interpreter reports the description as improper (rbg-draft.md §5.5).
 /// The searches recurse once per semimove and per write, so these also

@@ -115,9 +115,7 @@ impl Interpreter {
                 first_only,
                 found: BTreeSet::new(),
             };
-            let seeds: Vec<(usize, u32)> = (0..self.squares())
-                .flat_map(|s| nfa.closure[nfa.start].iter().map(move |&q| (q, s)))
-                .collect();
+            let seeds: Vec<(usize, u32)> = (0..self.squares()).map(|s| (nfa.start, s)).collect();
             search.run(board, &mut Vec::new(), seeds)?;
             if !search.found.is_empty() {
                 return Ok(search.found);
@@ -211,18 +209,20 @@ impl Interpreter {
     /// `move(M)`: some word applies from some square (no writes).
     fn matches(&self, nfa: &Nfa, board: &[u32]) -> bool {
         let squares = self.squares() as usize;
-        let mut visited = vec![false; nfa.len() * squares];
+        let mut visited = Visited::new(nfa.len(), squares);
         let mut stack = Vec::new();
         for s in 0..self.squares() {
-            for &q in &nfa.closure[nfa.start] {
-                if !std::mem::replace(&mut visited[q * squares + s as usize], true) {
-                    stack.push((q, s));
-                }
-            }
+            visited.insert(nfa.start, s as usize);
+            stack.push((nfa.start, s));
         }
         while let Some((q, c)) = stack.pop() {
             if q == nfa.accept {
                 return true;
+            }
+            for &r in &nfa.eps[q] {
+                if visited.insert(r, c as usize) {
+                    stack.push((r, c));
+                }
             }
             for (letter, r) in &nfa.edges[q] {
                 let Letter::Step(step) = letter else { continue };
@@ -236,10 +236,8 @@ impl Interpreter {
                 {
                     continue;
                 }
-                for &r2 in &nfa.closure[*r] {
-                    if !std::mem::replace(&mut visited[r2 * squares + c2 as usize], true) {
-                        stack.push((r2, c2));
-                    }
+                if visited.insert(*r, c2 as usize) {
+                    stack.push((*r, c2));
                 }
             }
         }
@@ -285,6 +283,34 @@ fn condition(game: &Game, formula: &Formula) -> Condition {
     }
 }
 
+/// The visited (NFA state, square) pairs of one search: a dense table when
+/// it is small, a hash set for huge expressions on huge boards.
+enum Visited {
+    Dense(Vec<bool>, usize),
+    Sparse(std::collections::HashSet<(usize, usize)>),
+}
+
+impl Visited {
+    const DENSE_LIMIT: usize = 1 << 22;
+
+    fn new(states: usize, squares: usize) -> Visited {
+        match states.checked_mul(squares) {
+            Some(n) if n <= Self::DENSE_LIMIT => Visited::Dense(vec![false; n], squares),
+            _ => Visited::Sparse(std::collections::HashSet::new()),
+        }
+    }
+
+    /// Marks the pair; whether it was new.
+    fn insert(&mut self, state: usize, square: usize) -> bool {
+        match self {
+            Visited::Dense(table, squares) => {
+                !std::mem::replace(&mut table[state * *squares + square], true)
+            }
+            Visited::Sparse(set) => set.insert((state, square)),
+        }
+    }
+}
+
 /// One semimove search (§5.7): a visited set of (NFA state, square) per
 /// trace prefix, a fresh one after every write.
 struct Search<'a> {
@@ -303,10 +329,10 @@ impl Search<'_> {
         seeds: Vec<(usize, u32)>,
     ) -> Result<(), ModelError> {
         let squares = self.interpreter.squares() as usize;
-        let mut visited = vec![false; self.nfa.len() * squares];
+        let mut visited = Visited::new(self.nfa.len(), squares);
         let mut stack = Vec::new();
         for (q, s) in seeds {
-            if !std::mem::replace(&mut visited[q * squares + s as usize], true) {
+            if visited.insert(q, s as usize) {
                 stack.push((q, s));
             }
         }
@@ -319,6 +345,11 @@ impl Search<'_> {
                     writes: prefix.clone(),
                     end: Terminator::Semi,
                 });
+            }
+            for &r in &self.nfa.eps[q] {
+                if visited.insert(r, c as usize) {
+                    stack.push((r, c));
+                }
             }
             for (letter, r) in &self.nfa.edges[q] {
                 match letter {
@@ -341,13 +372,8 @@ impl Search<'_> {
                             continue;
                         }
                         let Some(off) = &step.off else {
-                            for &r2 in &self.nfa.closure[*r] {
-                                if !std::mem::replace(
-                                    &mut visited[r2 * squares + c2 as usize],
-                                    true,
-                                ) {
-                                    stack.push((r2, c2));
-                                }
+                            if visited.insert(*r, c2 as usize) {
+                                stack.push((*r, c2));
                             }
                             continue;
                         };
@@ -359,8 +385,7 @@ impl Search<'_> {
                         for &piece in off {
                             let old = std::mem::replace(&mut board[c2 as usize], piece);
                             prefix.push((c2, piece));
-                            let seeds = self.nfa.closure[*r].iter().map(|&r2| (r2, c2)).collect();
-                            let result = self.run(board, prefix, seeds);
+                            let result = self.run(board, prefix, vec![(*r, c2)]);
                             prefix.pop();
                             board[c2 as usize] = old;
                             result?;

@@ -1,5 +1,7 @@
 //! Thompson NFAs of movement expressions (rbg-draft.md §5.7): every step
-//! and marker is one labelled transition; ε-closures are precomputed.
+//! and marker is one labelled transition. ε-edges are followed during the
+//! searches (each (state, square) is visited once), not precomputed as
+//! closures, which could be quadratic in the size of the expression.
 
 use crate::ast::{Expr, PlayerId, Target};
 
@@ -23,10 +25,8 @@ pub enum Letter {
 pub struct Nfa {
     pub start: usize,
     pub accept: usize,
-    eps: Vec<Vec<usize>>,
+    pub eps: Vec<Vec<usize>>,
     pub edges: Vec<Vec<(Letter, usize)>>,
-    /// ε-closure of every state (the state included).
-    pub closure: Vec<Vec<usize>>,
 }
 
 impl Nfa {
@@ -35,7 +35,6 @@ impl Nfa {
         nfa.start = nfa.state();
         nfa.accept = nfa.state();
         nfa.build(expr, nfa.start, nfa.accept, pieces);
-        nfa.closure = (0..nfa.eps.len()).map(|q| nfa.close(q)).collect();
         nfa
     }
 
@@ -112,23 +111,6 @@ impl Nfa {
                 self.eps[b].push(to);
             }
         }
-    }
-
-    fn close(&self, q: usize) -> Vec<usize> {
-        let mut seen = vec![false; self.eps.len()];
-        let mut stack = vec![q];
-        let mut out = Vec::new();
-        seen[q] = true;
-        while let Some(s) = stack.pop() {
-            out.push(s);
-            for &t in &self.eps[s] {
-                if !seen[t] {
-                    seen[t] = true;
-                    stack.push(t);
-                }
-            }
-        }
-        out
     }
 }
 
