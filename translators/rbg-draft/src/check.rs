@@ -197,3 +197,40 @@ fn deltas(game: &Game, e: &Expr, out: &mut Vec<Diagnostic>) {
         }
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::parse_and_check;
+
+    fn errors(player: &str) -> Vec<String> {
+        let source =
+            format!("#game g\n#board 2 1 a b\n#order p\n#player p {player}\n#goal p 1 $turn > 1\n");
+        match parse_and_check(&source) {
+            Ok(_) => Vec::new(),
+            Err(e) => e
+                .into_iter()
+                .filter(|d| d.is_error())
+                .map(|d| d.message)
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn document_next_player_examples() {
+        // rbg-draft.md §9.2: valid and invalid bodies.
+        assert!(errors("(1,0,b)(0,0,b)([p]+[0])").is_empty());
+        assert!(errors("(1,0,b)([p]+(0,0,b))").is_empty());
+        assert!(errors("(1,0,b)(0,0,b)").is_empty());
+        assert!(!errors("(1,0,b)[p](0,0,b)").is_empty());
+        assert!(!errors("(1,0,b)([p]+(0,0,b))(0,0,b)").is_empty());
+        assert!(!errors("((1,0,b)[p])^2").is_empty());
+    }
+
+    #[test]
+    fn nullability() {
+        assert!(!errors("((a))^*").is_empty());
+        assert!(!errors("((a))^* + (b)[p]").is_empty());
+        assert!(errors("((a))^*(b)[p]").is_empty());
+        assert!(errors("((a)^*(b))^2[p]").is_empty());
+    }
+}

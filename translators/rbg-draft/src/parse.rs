@@ -749,3 +749,75 @@ impl<'a> Parser<'a> {
             .map_err(|_| self.unexpected("a value (`$turn`, `$piece` or an integer)"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::macros::preprocess;
+
+    fn parse_text(source: &str) -> Parsed {
+        parse(source, preprocess(source).unwrap()).unwrap()
+    }
+
+    fn game(player: &str) -> Game {
+        parse_text(&format!(
+            "#game a b 7\n#board 2 2 a b c d\n#order p q\n#player p {player}\n\
+             #player q (a)[p]\n#goal p 1 $turn > 1\n#goal q 1 $turn > 1\n"
+        ))
+        .game
+    }
+
+    #[test]
+    fn board_is_listed_from_the_top_row() {
+        let g = game("(a)[q]");
+        let name = |square: usize| g.pieces[g.board[square]].as_str();
+        // Bottom row first in the index: c d, then a b on top.
+        assert_eq!([name(0), name(1), name(2), name(3)], ["c", "d", "a", "b"]);
+        assert_eq!(g.name, "a b 7");
+    }
+
+    #[test]
+    fn step_forms_and_signed_integers() {
+        let g = game("(1,- 1,a/b)(+2,0,/c)(0,1/{a,d})(3,4)(a)(/b)({}/{})[-1]");
+        let Expr::Concat(parts) = &g.levels[0][0] else {
+            panic!("{:?}", g.levels[0][0]);
+        };
+        let steps: Vec<(i64, i64, bool, bool)> = parts
+            .iter()
+            .filter_map(|p| match p {
+                Expr::Step(s) => Some((s.dx, s.dy, s.on.is_some(), s.off.is_some())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            steps,
+            [
+                (1, -1, true, true),
+                (2, 0, false, true),
+                (0, 1, false, true),
+                (3, 4, false, false),
+                (0, 0, true, false),
+                (0, 0, false, true),
+                (0, 0, true, true),
+            ]
+        );
+        assert!(matches!(
+            parts.last(),
+            Some(Expr::Marker(Target::Offset(-1), _))
+        ));
+    }
+
+    #[test]
+    fn levels_and_precedence() {
+        let g = game("(a)(b)[q] + (c)[q] +> (d)[q]");
+        assert_eq!(g.levels[0].len(), 2);
+        assert!(matches!(&g.levels[0][0], Expr::Alt(parts) if parts.len() == 2));
+        let g = parse_text(
+            "#game g\n#board 1 1 a\n#order p\n#player p (a)[p]\n\
+             #goal p 1 not $turn > 1 and @ a 0 0 or move((a))\n",
+        )
+        .game;
+        assert!(matches!(&g.goals[0].formula, Formula::Or(parts)
+            if matches!(&parts[0], Formula::And(conj) if matches!(conj[0], Formula::Not(_)))));
+    }
+}

@@ -129,3 +129,17 @@ pub fn resolve(target: Target, current: PlayerId, players: usize) -> PlayerId {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_are_cyclic() {
+        assert_eq!(resolve(Target::Offset(1), 2, 3), 0);
+        assert_eq!(resolve(Target::Offset(-1), 0, 3), 2);
+        assert_eq!(resolve(Target::Offset(0), 1, 3), 1);
+        assert_eq!(resolve(Target::Offset(-7), 1, 3), 0);
+        assert_eq!(resolve(Target::Player(2), 0, 3), 2);
+    }
+}

@@ -665,3 +665,39 @@ fn expr_name(e: &Expr) -> String {
         _ => String::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use rg_core::print::print_game;
+
+    fn rg(source: &str) -> String {
+        let checked = crate::parse_and_check(source).unwrap();
+        print_game(&super::lower(&checked.game).unwrap())
+    }
+
+    #[test]
+    fn counters_and_turn_only_when_goals_use_them() {
+        let plain =
+            rg("#game g\n#board 2 1 a b\n#order p\n#player p (a/b)[p]\n#goal p 1 @ b 0 0\n");
+        assert!(
+            !plain.contains("counters") && !plain.contains("var turn"),
+            "{plain}"
+        );
+        let counted =
+            rg("#game g\n#board 2 1 a b\n#order p\n#player p (a/b)[p]\n#goal p 1 $b > $turn\n");
+        assert!(
+            counted.contains("var counters") && counted.contains("var turn"),
+            "{counted}"
+        );
+    }
+
+    #[test]
+    fn shifts_are_named_by_their_deltas() {
+        let text = rg("#game g\n#board 3 2 a b a b a b\n#order p\n\
+                       #player p (a/b)(-1,1)(1,-1,a)[p]\n#goal p 1 $turn > 2\n");
+        assert!(
+            text.contains("shift_m1_1") && text.contains("shift_1_m1"),
+            "{text}"
+        );
+    }
+}
