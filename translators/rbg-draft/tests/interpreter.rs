@@ -122,3 +122,17 @@ fn endless_writes_in_one_semimove_are_improper() {
     let error = m.initial().unwrap_err();
     assert!(error.message.contains("more than"), "{error}");
 }
+
+#[test]
+fn a_passed_deadline_stops_a_long_move_search() {
+    let m = model(&corpus("chess.rbgd"));
+    let state = m.initial().unwrap();
+    m.set_deadline(Some(std::time::Instant::now()));
+    std::thread::sleep(std::time::Duration::from_millis(2));
+    let mut moves = Vec::new();
+    let error = m.legal_moves(&state, &mut moves).unwrap_err();
+    assert!(error.message.contains("time limit"), "{error}");
+    m.set_deadline(None);
+    m.legal_moves(&state, &mut moves).unwrap();
+    assert_eq!(moves.len(), 20);
+}

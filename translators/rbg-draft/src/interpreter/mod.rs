@@ -8,7 +8,9 @@
 
 mod nfa;
 
+use std::cell::Cell;
 use std::collections::BTreeSet;
+use std::time::Instant;
 
 use rg_core::model::{ForwardModel, ModelError, Player};
 
@@ -61,6 +63,9 @@ pub struct Interpreter {
     /// Per player, one NFA per priority level.
     levels: Vec<Vec<Nfa>>,
     goals: Vec<(i64, Condition)>,
+    /// Set by the generic tools so that one long move search cannot
+    /// outlive a time limit.
+    deadline: Cell<Option<Instant>>,
 }
 
 impl Interpreter {
@@ -80,6 +85,7 @@ impl Interpreter {
             game: game.clone(),
             levels,
             goals,
+            deadline: Cell::new(None),
         }
     }
 
@@ -114,6 +120,7 @@ impl Interpreter {
                 player,
                 first_only,
                 found: BTreeSet::new(),
+                steps: 0,
             };
             let seeds: Vec<(usize, u32)> = (0..self.squares()).map(|s| (nfa.start, s)).collect();
             search.run(board, &mut Vec::new(), seeds)?;
@@ -319,6 +326,8 @@ struct Search<'a> {
     player: PlayerId,
     first_only: bool,
     found: BTreeSet<Semimove>,
+    /// Search states popped (for the deadline checks).
+    steps: u64,
 }
 
 impl Search<'_> {
@@ -339,6 +348,14 @@ impl Search<'_> {
         while let Some((q, c)) = stack.pop() {
             if self.first_only && !self.found.is_empty() {
                 return Ok(());
+            }
+            self.steps += 1;
+            if self.steps % 4096 == 0 {
+                if let Some(deadline) = self.interpreter.deadline.get() {
+                    if Instant::now() > deadline {
+                        return Err(ModelError::new("move search stopped at the time limit"));
+                    }
+                }
             }
             if q == self.nfa.accept {
                 self.found.insert(Semimove {
@@ -425,6 +442,10 @@ impl ForwardModel for Interpreter {
             state.outcome = Some(self.loses(0));
         }
         Ok(state)
+    }
+
+    fn set_deadline(&self, deadline: Option<Instant>) {
+        self.deadline.set(deadline);
     }
 
     fn is_terminal(&self, state: &State) -> bool {
