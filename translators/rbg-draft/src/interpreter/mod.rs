@@ -66,6 +66,8 @@ pub struct Interpreter {
     /// Set by the generic tools so that one long move search cannot
     /// outlive a time limit.
     deadline: Cell<Option<Instant>>,
+    /// Search states popped so far (the deadline is read every 1024).
+    ticks: Cell<u64>,
 }
 
 impl Interpreter {
@@ -86,6 +88,7 @@ impl Interpreter {
             levels,
             goals,
             deadline: Cell::new(None),
+            ticks: Cell::new(0),
         }
     }
 
@@ -120,7 +123,6 @@ impl Interpreter {
                 player,
                 first_only,
                 found: BTreeSet::new(),
-                steps: 0,
             };
             let seeds: Vec<(usize, u32)> = (0..self.squares()).map(|s| (nfa.start, s)).collect();
             search.run(board, &mut Vec::new(), seeds)?;
@@ -326,8 +328,6 @@ struct Search<'a> {
     player: PlayerId,
     first_only: bool,
     found: BTreeSet<Semimove>,
-    /// Search states popped (for the deadline checks).
-    steps: u64,
 }
 
 impl Search<'_> {
@@ -349,8 +349,9 @@ impl Search<'_> {
             if self.first_only && !self.found.is_empty() {
                 return Ok(());
             }
-            self.steps += 1;
-            if self.steps % 4096 == 0 {
+            let ticks = self.interpreter.ticks.get().wrapping_add(1);
+            self.interpreter.ticks.set(ticks);
+            if ticks % 1024 == 0 {
                 if let Some(deadline) = self.interpreter.deadline.get() {
                     if Instant::now() > deadline {
                         return Err(ModelError::new("move search stopped at the time limit"));
