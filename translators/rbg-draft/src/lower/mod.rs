@@ -24,11 +24,16 @@ use crate::ast::{Expr as Move, Formula, Game, PlayerId, Relation, Target, Value 
 /// Most values of the saturating `Turn` type (a goal comparing `$turn`
 /// with a huge constant would need a huge table).
 const MAX_TURN_VALUES: i64 = 100_000;
+/// Most entries of the table of a comparison between two counters.
+const MAX_COMPARISON_ENTRIES: usize = 1_000_000;
 
 /// Translates a checked description.
 pub fn lower(game: &Game) -> Result<RgGame, Vec<Diagnostic>> {
     let mut lowerer = Lowerer::new(game)?;
     lowerer.rules();
+    if !lowerer.errors.is_empty() {
+        return Err(lowerer.errors);
+    }
     let mut rg = lowerer.b.finish();
     prune::prune(&mut rg);
     Ok(rg)
@@ -65,6 +70,8 @@ struct Lowerer<'g> {
     incr_turn: Expr,
     incr_cnt: Expr,
     decr_cnt: Expr,
+    /// Descriptions too large to translate.
+    errors: Vec<Diagnostic>,
 }
 
 impl<'g> Lowerer<'g> {
@@ -169,6 +176,7 @@ impl<'g> Lowerer<'g> {
             incr_turn: Expr::name("incr_turn"),
             incr_cnt: Expr::name("incr_cnt"),
             decr_cnt: Expr::name("decr_cnt"),
+            errors: Vec::new(),
         })
     }
 
@@ -534,7 +542,22 @@ impl<'g> Lowerer<'g> {
                 let test = eq(square, self.piece(*piece));
                 self.b.edge(a, b, test);
             }
-            Formula::Compare(x, relation, y, _) => self.compare(*x, *relation, *y, a, b),
+            Formula::Compare(x, relation, y, span) => {
+                let size = |v: DValue| self.domain(v).map_or(1, |(_, values)| values.len());
+                if size(*x).saturating_mul(size(*y)) > MAX_COMPARISON_ENTRIES {
+                    self.errors.push(
+                        Diagnostic::error(
+                            "this comparison needs too large a table to translate",
+                            *span,
+                        )
+                        .with_label(format!(
+                            "more than {MAX_COMPARISON_ENTRIES} pairs of values on this board"
+                        )),
+                    );
+                    return;
+                }
+                self.compare(*x, *relation, *y, a, b);
+            }
         }
     }
 
