@@ -211,3 +211,32 @@ fn generator_yields_checked_games() {
     );
     assert!(played >= 50, "only {played} generated games have moves");
 }
+
+/// Token soup: the front end never panics, whatever the input; what it
+/// accepts also translates and runs without panicking.
+const TOKENS: [&str; 40] = [
+    "#def", "#game", "#board", "#player", "#order", "#goal", "#", "p", "q", "e", "a", "M", "x",
+    "(", ")", "{", "}", "[", "]", "~", "^", "*", ",", "/", "+", "-", "+>", "$", "@", "turn", "and",
+    "or", "not", "move", "=", "<", "1", "2", "0", "\"s\"",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn token_soup_never_panics(picks in proptest::collection::vec(0usize..TOKENS.len(), 0..60)) {
+        let text: Vec<&str> = picks.iter().map(|&k| TOKENS[k]).collect();
+        let text = format!(
+            "#game g\n#board 2 1 e a\n#order p q\n#goal q 1 $turn > 2\n#player q (e/a)[p]\n{}",
+            text.join(" ")
+        );
+        if let Ok(checked) = rbg_draft::parse_and_check(&text) {
+            let _ = rbg_draft::translate(&text);
+            let model = rbg_draft::Interpreter::new(&checked.game);
+            if let Ok(state) = model.initial() {
+                let mut moves = Vec::new();
+                let _ = model.legal_moves(&state, &mut moves);
+            }
+        }
+    }
+}
