@@ -351,3 +351,25 @@ fn chess_erratum_e3_unknown_macro() {
 fn chess_erratum_e5_arity() {
     insta::assert_snapshot!(errors(&with_erratum("(LEGALS(b,w,-,))", "(LEGALS(b,w,-))")));
 }
+
+#[test]
+fn bad_macro_heads() {
+    insta::assert_snapshot!(errors(&format!(
+        "#def turn = x\n#def M(x y) = x\n#def N(1) = x\n{}",
+        game(PLAYER, GOAL)
+    )));
+}
+
+#[test]
+fn empty_items_and_empty_file() {
+    insta::assert_snapshot!(errors(
+        "#game\n#board\n#order\n#player p (e)[p]\n#goal p 1 $turn > 1\n"
+    ));
+    insta::assert_snapshot!(errors("// nothing but a comment\n"));
+}
+
+#[test]
+fn unknown_marker_offset_syntax_and_value() {
+    insta::assert_snapshot!(errors(&game("(e/x)[*]", GOAL)));
+    insta::assert_snapshot!(errors(&game(PLAYER, "1 $ 3 > 4")));
+}
