@@ -81,7 +81,7 @@ impl Source {
     pub fn read(path: &Path) -> Result<Source, CliError> {
         let language = Language::from_path(path).ok_or_else(|| {
             CliError::Usage(format!(
-                "cannot tell the language of {}: expected a .rg, .rbg, .kif, .gdl or .hrg file",
+                "cannot tell the language of {}: expected a .rg, .rbg, .rbgd, .kif, .gdl or .hrg file",
                 path.display()
             ))
         })?;
