@@ -209,7 +209,7 @@ mod tests {
             Ok(_) => Vec::new(),
             Err(e) => e
                 .into_iter()
-                .filter(|d| d.is_error())
+                .filter(rg_core::diag::Diagnostic::is_error)
                 .map(|d| d.message)
                 .collect(),
         }

@@ -351,7 +351,7 @@ impl Search<'_> {
             }
             let ticks = self.interpreter.ticks.get().wrapping_add(1);
             self.interpreter.ticks.set(ticks);
-            if ticks % 1024 == 0 {
+            if ticks.is_multiple_of(1024) {
                 if let Some(deadline) = self.interpreter.deadline.get() {
                     if Instant::now() > deadline {
                         return Err(ModelError::new("move search stopped at the time limit"));
