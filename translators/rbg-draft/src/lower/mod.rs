@@ -397,7 +397,6 @@ impl<'g> Lowerer<'g> {
         self.enter_turn("begin", 0, &turn_nodes);
         for (p, levels) in game.levels.iter().enumerate() {
             let mut current = turn_nodes[p].clone();
-            let count = levels.len();
             for (i, level) in levels.iter().enumerate() {
                 let fragment = self.levels[p][i].clone();
                 let chosen = self.b.node(&format!("play_{}_{}", self.players[p], i + 1));
@@ -415,7 +414,6 @@ impl<'g> Lowerer<'g> {
                     assign(self.coord.clone(), Expr::name(self.squares[0].clone())),
                 ];
                 self.b.sequence(&finished, &turn_nodes[p], reset);
-                let _ = count;
             }
             // Stuck after a semimove proper: the move ends and p loses.
             let stuck = self.b.node(&format!("stuck_{}", self.players[p]));
