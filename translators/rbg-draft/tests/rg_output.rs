@@ -2,7 +2,10 @@
 //! in the translation scheme shows up as a reviewable diff.
 
 fn translated(name: &str) -> String {
-    let path = format!("{}/../../corpus/rbg-draft/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../../corpus/rbg-draft/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let source = std::fs::read_to_string(path).expect("corpus file");
     let translation = rbg_draft::translate(&source).expect("translates");
     rg_core::print::print_game(&translation.game)
