@@ -290,6 +290,18 @@ fn parse_order(section: &Section, source: &str) -> Result<(Vec<String>, Vec<Span
     Ok((players, spans))
 }
 
+/// The only element of `items`, or `combine(items)` for several.
+fn single_or<T>(mut items: Vec<T>, combine: impl FnOnce(Vec<T>) -> T) -> T {
+    match items.pop() {
+        Some(only) if items.is_empty() => only,
+        Some(last) => {
+            items.push(last);
+            combine(items)
+        }
+        None => combine(items),
+    }
+}
+
 struct Parser<'a> {
     source: &'a str,
     tokens: &'a [XTok],
@@ -352,7 +364,8 @@ impl<'a> Parser<'a> {
 
     fn expect(&mut self, op: &str) -> R<&'a XTok> {
         if self.peek_is(op) {
-            Ok(self.next().unwrap_or_else(|| unreachable!()))
+            self.next()
+                .ok_or_else(|| self.unexpected(&format!("`{op}`")))
         } else {
             Err(self.unexpected(&format!("`{op}`")))
         }
@@ -407,11 +420,7 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             alternatives.push(self.concat()?);
         }
-        Ok(if alternatives.len() == 1 {
-            alternatives.pop().unwrap_or_else(|| unreachable!())
-        } else {
-            Expr::Alt(alternatives)
-        })
+        Ok(single_or(alternatives, Expr::Alt))
     }
 
     fn concat(&mut self) -> R<Expr> {
@@ -425,11 +434,7 @@ impl<'a> Parser<'a> {
                 self.source,
             ));
         }
-        Ok(if parts.len() == 1 {
-            parts.pop().unwrap_or_else(|| unreachable!())
-        } else {
-            Expr::Concat(parts)
-        })
+        Ok(single_or(parts, Expr::Concat))
     }
 
     fn factor(&mut self) -> R<Expr> {
@@ -438,7 +443,7 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 let target = match self.peek().map(|t| &t.tok) {
                     Some(Tok::Ident(name)) => {
-                        let t = self.next().unwrap_or_else(|| unreachable!());
+                        let t = self.next().ok_or_else(|| self.unexpected("a token"))?;
                         match self.players.get(name) {
                             Some(&p) => Target::Player(p),
                             None => {
@@ -493,7 +498,7 @@ impl<'a> Parser<'a> {
         if !self.peek_is("^") {
             return Ok(base);
         }
-        let hat = self.next().unwrap_or_else(|| unreachable!());
+        let hat = self.next().ok_or_else(|| self.unexpected("a token"))?;
         *span = span.join(hat.span);
         if self.peek_is("*") {
             self.pos += 1;
@@ -574,7 +579,7 @@ impl<'a> Parser<'a> {
     fn piece(&mut self, on: bool) -> R<PieceId> {
         match self.peek().map(|t| &t.tok) {
             Some(Tok::Ident(name)) => {
-                let t = self.next().unwrap_or_else(|| unreachable!());
+                let t = self.next().ok_or_else(|| self.unexpected("a token"))?;
                 let id = self.pieces.intern(name);
                 let uses = &mut self.pieces.uses[id];
                 if on {
@@ -633,11 +638,7 @@ impl<'a> Parser<'a> {
             parts.push(self.conj()?);
         }
         self.depth -= 1;
-        Ok(if parts.len() == 1 {
-            parts.pop().unwrap_or_else(|| unreachable!())
-        } else {
-            Formula::Or(parts)
-        })
+        Ok(single_or(parts, Formula::Or))
     }
 
     fn conj(&mut self) -> R<Formula> {
@@ -646,11 +647,7 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             parts.push(self.neg()?);
         }
-        Ok(if parts.len() == 1 {
-            parts.pop().unwrap_or_else(|| unreachable!())
-        } else {
-            Formula::And(parts)
-        })
+        Ok(single_or(parts, Formula::And))
     }
 
     fn neg(&mut self) -> R<Formula> {
@@ -692,7 +689,7 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 let piece = match self.peek().map(|t| &t.tok) {
                     Some(Tok::Ident(name)) => {
-                        let p = self.next().unwrap_or_else(|| unreachable!());
+                        let p = self.next().ok_or_else(|| self.unexpected("a token"))?;
                         let id = self.pieces.intern(name);
                         self.pieces.uses[id]
                             .queried
@@ -734,7 +731,7 @@ impl<'a> Parser<'a> {
                     Ok(Value::Turn)
                 }
                 Some(Tok::Ident(name)) => {
-                    let p = self.next().unwrap_or_else(|| unreachable!());
+                    let p = self.next().ok_or_else(|| self.unexpected("a token"))?;
                     let id = self.pieces.intern(name);
                     self.pieces.uses[id]
                         .queried
