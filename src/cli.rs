@@ -11,8 +11,8 @@ use clap::{Parser, Subcommand};
     version,
     about = "Translate RBG, GDL and HRG games to Regular Games (RG) and verify the translations",
     long_about = "rgw reads game descriptions in Regular Games (.rg), Regular Boardgames (.rbg), \
-                  GDL/KIF (.kif, .gdl) and High-level Regular Games (.hrg), chosen by file \
-                  extension. Exit codes: 0 success, 1 invalid input or failed check, 2 usage error."
+                  GDL/KIF (.kif, .gdl), High-level Regular Games (.hrg) and the early \
+                  Regular Boardgames draft (.rbgd), chosen by file extension. Exit codes: 0 success, 1 invalid input or failed check, 2 usage error."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -175,7 +175,7 @@ pub enum Command {
     /// RG translation and the optimized RG. Prints Markdown (or JSON).
     Bench(BenchArgs),
     /// Compare a game's models by perft depth by depth: native vs RG
-    /// translation (RBG, GDL; GDL also vs propnet), or RG vs optimized RG.
+    /// translation (RBG, draft RBG, HRG, GDL; GDL also vs propnet), or RG vs optimized RG.
     Verify {
         /// The game file.
         file: PathBuf,

@@ -13,6 +13,8 @@ pub enum Language {
     Rbg,
     Gdl,
     Hrg,
+    /// The early RBG draft (rbg-draft.md).
+    RbgDraft,
 }
 
 impl Language {
@@ -22,6 +24,7 @@ impl Language {
             "rbg" => Some(Language::Rbg),
             "kif" | "gdl" => Some(Language::Gdl),
             "hrg" => Some(Language::Hrg),
+            "rbgd" => Some(Language::RbgDraft),
             _ => None,
         }
     }
@@ -32,6 +35,7 @@ impl Language {
             Language::Rbg => "rbg",
             Language::Gdl => "gdl",
             Language::Hrg => "hrg",
+            Language::RbgDraft => "rbgd",
         }
     }
 }
@@ -77,7 +81,7 @@ impl Source {
     pub fn read(path: &Path) -> Result<Source, CliError> {
         let language = Language::from_path(path).ok_or_else(|| {
             CliError::Usage(format!(
-                "cannot tell the language of {}: expected a .rg, .rbg, .kif, .gdl or .hrg file",
+                "cannot tell the language of {}: expected a .rg, .rbg, .rbgd, .kif, .gdl or .hrg file",
                 path.display()
             ))
         })?;

@@ -959,3 +959,65 @@ fn perft_time_limit_stops_a_runaway_move_search() {
         );
     }
 }
+
+/// Draft RBG files (`.rbgd`) in the commands: check, perft by both models,
+/// translate, verify, and `--via propnet` refused.
+#[test]
+fn draft_rbg_files_work_in_every_command() {
+    let chess = team("rbg-draft/chess.rbgd");
+    let out = rgw(&["check", &chess]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("chess.rbgd: ok: 2 players, 20 pieces, 8×10 board"),
+        "{}",
+        out.stdout
+    );
+    for via in ["native", "rg"] {
+        let out = rgw(&["perft", &chess, "2", "--via", via]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert!(out.stdout.contains("depth 2: 400"), "{via}: {}", out.stdout);
+    }
+    let out = rgw(&["translate", &team("rbg-draft/ticTacToe.rbgd")]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("type Player = { xs, os };"),
+        "{}",
+        out.stdout
+    );
+    let out = rgw(&[
+        "verify",
+        &team("rbg-draft/englishDraughts.rbgd"),
+        "--depth",
+        "3",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("agree up to depth 3: perft [1, 7, 49, 302]"),
+        "{}",
+        out.stdout
+    );
+    let out = rgw(&["moves", &team("rbg-draft/moveIdentity.rbgd")]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("x0y0 e x2y0 c to_q"), "{}", out.stdout);
+    let out = rgw(&["perft", &chess, "1", "--via", "propnet"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+}
+
+#[test]
+fn draft_rbg_errors_point_into_the_file() {
+    let dir = TempDir::new("draft-error");
+    let file = dir.write(
+        "bad.rbgd",
+        "#game \"x\"\n#board 1 1 e\n#order p\n#player p (e/x)[q]\n#goal p 1 $turn > 2\n",
+    );
+    let out = rgw(&["check", &file]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("bad.rbgd:4:17"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("`q` is not a player of `#order`"),
+        "{}",
+        out.stderr
+    );
+}

@@ -207,7 +207,7 @@ fn usage_errors() {
 }
 
 /// The README's main command: the bundled corpus converts, and every RBG,
-/// GDL and HRG game is verified against its native model.
+/// draft RBG, GDL and HRG game is verified against its native model.
 #[test]
 fn the_bundled_corpus_converts_and_verifies() {
     let dir = TempDir::new("bundled");
@@ -216,7 +216,9 @@ fn the_bundled_corpus_converts_and_verifies() {
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     let r = report(&out);
     let games = r["games"].as_array().unwrap();
-    assert_eq!(games.len(), 13, "{r}"); // with the three chess games of corpus/kif
+    // With the three chess games of corpus/kif and the twelve draft games
+    // of corpus/rbg-draft.
+    assert_eq!(games.len(), 25, "{r}");
     for g in games {
         assert_eq!(g["status"], "verified", "{g}");
         assert!(g["nodes"].as_u64().unwrap() > 0, "{g}");
@@ -532,4 +534,34 @@ fn ctrl_c_writes_the_report_of_the_games_done() {
         "{}",
         run.stderr
     );
+}
+
+/// Draft RBG games (`.rbgd`) sit beside the other languages in one folder
+/// and are each verified against the draft interpreter.
+#[test]
+fn a_folder_mixing_draft_rbg_with_other_languages_verifies() {
+    let dir = TempDir::new("convert-mixed-draft");
+    for file in [
+        "rbg-draft/ticTacToe.rbgd",
+        "rbg-draft/chess.rbgd",
+        "rbg-draft/moveIdentity.rbgd",
+        "rbg/connect4.rbg",
+        "hrg/ticTacToe.hrg",
+        "kif/ticTacToe.kif",
+    ] {
+        let name = file.rsplit('/').next().unwrap();
+        dir.write(&format!("lib/{name}"), &team_file(file));
+    }
+    let lib = dir.path.join("lib").display().to_string();
+    let out = dir.path.join("out").display().to_string();
+    let run = rgw(&["convert", &lib, "-o", &out, "--verify-depth", "3"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let r = report(&out);
+    assert_eq!(r["games"].as_array().unwrap().len(), 6, "{r}");
+    for g in r["games"].as_array().unwrap() {
+        assert_eq!(g["status"], "verified", "{g}");
+    }
+    let chess = game(&r, "chess.rbgd");
+    assert_eq!(chess["language"], "rbgd");
+    assert_eq!(chess["perft"], serde_json::json!([1, 20, 400, 8902]));
 }

@@ -1,8 +1,9 @@
 //! The same game written in several languages gives the same perft: the
 //! team's tic-tac-toe, connect four (7x6) and breakthrough (6x6) in RG,
 //! RBG (native interpreter and RG translation), GDL (joint-move perft, and
-//! its RG translation at k·n plies) and HRG (native interpreter and RG
-//! translation).
+//! its RG translation at k·n plies), HRG (native interpreter and RG
+//! translation) and the early RBG draft (native interpreter and RG
+//! translation; also breakthrough 8x8 and king-capture chess).
 
 use rg_core::engine::{Engine, EngineOptions};
 use rg_core::model::{perft, Budget, ForwardModel};
@@ -51,6 +52,19 @@ fn hrg(path: &str, depth: u32) -> (Vec<u64>, Vec<u64>) {
     (native, translated)
 }
 
+/// Draft RBG perft natively, and through the RG translation.
+fn rbg_draft(path: &str, depth: u32) -> (Vec<u64>, Vec<u64>) {
+    let text = corpus(path);
+    let game = rbg_draft::parse_and_check(&text).unwrap().game;
+    let native = series(&rbg_draft::Interpreter::new(&game), 0..=depth);
+    let translated = rbg_draft::translate(&text).unwrap().game;
+    let translated = series(
+        &Engine::new(&translated, EngineOptions::default()).unwrap(),
+        0..=depth,
+    );
+    (native, translated)
+}
+
 /// GDL joint perft, and the RG translation's perft at every `roles`-th ply.
 fn gdl(path: &str, depth: u32) -> (Vec<u64>, Vec<u64>) {
     let text = corpus(path);
@@ -83,6 +97,10 @@ fn tic_tac_toe_in_every_language() {
         hrg("hrg/ticTacToe.hrg", 5),
         (expected.clone(), expected.clone())
     );
+    assert_eq!(
+        rbg_draft("rbg-draft/ticTacToe.rbgd", 5),
+        (expected.clone(), expected.clone())
+    );
     let (joint, translated) = gdl("kif/ticTacToe.kif", 5);
     assert_eq!(joint, expected);
     assert_eq!(translated, expected);
@@ -97,6 +115,10 @@ fn connect_four_in_every_language() {
     );
     assert_eq!(
         hrg("hrg/connect4.hrg", 4),
+        (expected.clone(), expected.clone())
+    );
+    assert_eq!(
+        rbg_draft("rbg-draft/connect4.rbgd", 4),
         (expected.clone(), expected.clone())
     );
     let (joint, translated) = gdl("kif/connect4.kif", 4);
@@ -119,4 +141,37 @@ fn breakthrough_6x6_in_every_language() {
     let (joint, translated) = gdl("kif/breakthrough.kif", 3);
     assert_eq!(joint, expected);
     assert_eq!(translated, expected);
+}
+
+#[test]
+fn breakthrough_8x8_in_rbg_and_draft_rbg() {
+    let expected = vec![1, 22, 484, 11132];
+    assert_eq!(
+        rbg("rbg/breakthrough.rbg", 3),
+        (expected.clone(), expected.clone())
+    );
+    assert_eq!(
+        rbg_draft("rbg-draft/breakthrough.rbgd", 3),
+        (expected.clone(), expected)
+    );
+}
+
+/// The draft's king-capture chess agrees with standard chess (GDL) where
+/// the missing rules cannot matter yet, and with the shared corpus's RBG
+/// king-capture chess when that corpus is present.
+#[test]
+fn chess_in_draft_rbg_gdl_and_rbg() {
+    let expected = vec![1, 20, 400, 8902];
+    assert_eq!(
+        rbg_draft("rbg-draft/chess.rbgd", 3),
+        (expected.clone(), expected.clone())
+    );
+    let (joint, _) = gdl("kif/chess.kif", 2);
+    assert_eq!(joint, expected[..3]);
+    if let Some(shared) = testkit::shared_corpus("chess_in_draft_rbg_gdl_and_rbg") {
+        let text = std::fs::read_to_string(shared.join("rbg-ll/chess_kingCapture.rbg")).unwrap();
+        let game = rbg::parse_and_check(&text).unwrap();
+        let native = series(&rbg::Interpreter::new(&game).unwrap(), 0..=3);
+        assert_eq!(native, expected);
+    }
 }

@@ -2,8 +2,8 @@
 //! (issue 8): RG perft with the default pipeline equals RG perft without
 //! it, at every depth up to 3 that both complete within a time budget per
 //! game, for the low-level RBG files, the HRG files and every GDL file that
-//! grounds within the test's limits. One test per language, so that they
-//! run in parallel. The RBG and HRG tests also hold the pipeline to the
+//! grounds within the test's limits, and the team's draft RBG games. One
+//! test per language, so that they run in parallel. The RBG and HRG tests also hold the pipeline to the
 //! issue's size targets over their whole corpus (docs/benchmarks.md).
 
 use std::path::{Path, PathBuf};
@@ -159,6 +159,22 @@ fn optimizing_rbg_translations_keeps_perft() {
         true,
         Some(RBG_TARGETS),
     );
+}
+
+/// The draft games live in the team corpus (corpus/rbg-draft), so this
+/// test runs without the shared corpus.
+#[test]
+fn optimizing_draft_rbg_translations_keeps_perft() {
+    let dir = testkit::team_corpus().join("rbg-draft");
+    let games = testkit::files_with_extension(&dir, "rbgd")
+        .into_iter()
+        .map(|path| {
+            let game = rbg_draft::translate(&read(&path))
+                .map(|t| t.game)
+                .map_err(|e| format!("{}: {e:?}", path.display()));
+            (path, game)
+        });
+    check_all(games, false, None);
 }
 
 #[test]

@@ -53,6 +53,28 @@ pub fn run(path: &Path) -> Result<ExitCode, CliError> {
             );
             Ok(ExitCode::SUCCESS)
         }
+        Language::RbgDraft => {
+            let checked =
+                rbg_draft::parse_and_check(&source.text).map_err(|d| source.invalid(&d))?;
+            if !checked.warnings.is_empty() {
+                eprintln!("{}", source.render(&checked.warnings));
+            }
+            let game = &checked.game;
+            println!(
+                "{}: ok: {} players, {} pieces, {}×{} board{}",
+                source.name(),
+                game.players.len(),
+                game.pieces.len(),
+                game.width,
+                game.height,
+                if checked.warnings.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({} warnings)", checked.warnings.len())
+                }
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         Language::Gdl => {
             let game = gdl::load(&source.text).map_err(|d| source.invalid(&d))?;
             if !game.warnings.is_empty() {

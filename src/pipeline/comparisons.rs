@@ -10,8 +10,8 @@ use rg_core::model::{Budget, ForwardModel};
 use rg_core::verify::{verify, Verdict};
 
 use super::models::{
-    engine_for, gdl_reasoner, hrg_interpreter, propnet_model, rbg_interpreter, with_model,
-    ModelTask,
+    engine_for, gdl_reasoner, hrg_interpreter, propnet_model, rbg_draft_interpreter,
+    rbg_interpreter, with_model, ModelTask,
 };
 use super::{optimizing, translation};
 use crate::cli::ModelArgs;
@@ -35,6 +35,10 @@ pub fn comparisons(
     };
     Ok(match source.language {
         Language::Rbg => vec![compare(&rbg_interpreter(source)?, "native interpreter")?],
+        Language::RbgDraft => vec![compare(
+            &rbg_draft_interpreter(source)?,
+            "native interpreter",
+        )?],
         Language::Hrg => vec![compare(
             &hrg_interpreter(source, args)?,
             "native interpreter",
@@ -104,6 +108,7 @@ pub fn against_native(
         Language::Rbg => Box::new(rbg_interpreter(source)?),
         Language::Gdl => Box::new(gdl_reasoner(source)?),
         Language::Hrg => Box::new(hrg_interpreter(source, args)?),
+        Language::RbgDraft => Box::new(rbg_draft_interpreter(source)?),
         Language::Rg => return Ok(None),
     };
     let engine = engine_for(source, game, args)?;

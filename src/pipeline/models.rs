@@ -36,7 +36,7 @@ pub fn via(source: &Source, args: &ModelArgs) -> Result<Via, CliError> {
         Some(other) => {
             let options = match source.language {
                 Language::Gdl => "native, propnet or rg",
-                Language::Rbg | Language::Hrg => "native or rg",
+                Language::Rbg | Language::Hrg | Language::RbgDraft => "native or rg",
                 Language::Rg => "rg",
             };
             return Err(CliError::Usage(format!(
@@ -62,6 +62,7 @@ pub fn check_model_options(source: &Source, args: &ModelArgs) -> Result<(), CliE
         (Language::Gdl, Via::Native) => "the GDL reasoner",
         (Language::Gdl, Via::Propnet) => "the GDL propnet",
         (Language::Hrg, Via::Native) => "the HRG interpreter",
+        (Language::RbgDraft, Via::Native) => "the draft RBG interpreter",
         _ => "the RG engine",
     };
     let engine_only = [
@@ -113,6 +114,9 @@ pub fn with_model<T: ModelTask>(
         (_, Via::Rg) => task.run(&rg_engine(source, args)?, "RG engine (translated)"),
         (Language::Rbg, _) => task.run(&rbg_interpreter(source)?, "RBG interpreter"),
         (Language::Hrg, _) => task.run(&hrg_interpreter(source, args)?, "HRG interpreter"),
+        (Language::RbgDraft, _) => {
+            task.run(&rbg_draft_interpreter(source)?, "draft RBG interpreter")
+        }
         (Language::Gdl, Via::Propnet) => task.run(&propnet_model(source)?, "GDL propnet"),
         (Language::Gdl, _) => task.run(&gdl_reasoner(source)?, "GDL reasoner"),
     }
@@ -144,6 +148,12 @@ pub fn engine_options(language: Language, args: &ModelArgs) -> EngineOptions {
 pub fn rbg_interpreter(source: &Source) -> Result<rbg::Interpreter, CliError> {
     let game = rbg::parse_and_check(&source.text).map_err(|d| source.invalid(&d))?;
     rbg::Interpreter::new(&game).map_err(|d| source.invalid(&[d]))
+}
+
+/// The native model of a draft RBG file.
+pub fn rbg_draft_interpreter(source: &Source) -> Result<rbg_draft::Interpreter, CliError> {
+    let checked = rbg_draft::parse_and_check(&source.text).map_err(|d| source.invalid(&d))?;
+    Ok(rbg_draft::Interpreter::new(&checked.game))
 }
 
 /// The native HRG model; `--lenient` applies to it as to the engine.

@@ -77,6 +77,13 @@ pub fn translate_game_within(
                 warnings: t.warnings,
             })
         }
+        Language::RbgDraft => {
+            let t = rbg_draft::translate(&source.text)?;
+            Ok(Translated {
+                game: t.game,
+                warnings: t.warnings,
+            })
+        }
         Language::Gdl => {
             let t = gdl::translate(&source.text, grounding)?;
             Ok(Translated {
