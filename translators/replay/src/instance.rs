@@ -211,8 +211,11 @@ pub fn select(
     span: Span,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Instance, Vec<Diagnostic>> {
-    let (game, game_span) = match &options.game {
-        Some(name) => global(globals, name, span).map_err(|d| vec![d])?,
+    let (game, game_span, label) = match &options.game {
+        Some(name) => {
+            let (v, s) = global(globals, name, span).map_err(|d| vec![d])?;
+            (v, s, name.clone())
+        }
         None => {
             let games: Vec<&(String, Value, Span)> = globals
                 .values
@@ -220,7 +223,7 @@ pub fn select(
                 .filter(|(_, v, _)| matches!(v, Value::Game(_)))
                 .collect();
             match games.as_slice() {
-                [(_, v, s)] => (v.clone(), *s),
+                [(name, v, s)] => (v.clone(), *s, name.clone()),
                 [] => {
                     return Err(vec![Diagnostic::error(
                         "no Game global to translate: declare one (Game g = Game[…];) or choose an array element with --game NAME[i]",
@@ -240,7 +243,6 @@ pub fn select(
             }
         }
     };
-    let label = options.game.clone().unwrap_or_default();
     let game = match game {
         Value::Game(Some(g)) => g,
         Value::Game(None) => {

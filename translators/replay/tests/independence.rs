@@ -14,7 +14,8 @@ const NATIVE_MUST_NOT_MENTION: [&str; 6] = [
     "draw_counts",
     "Tables",
 ];
-const LOWERING_MUST_NOT_MENTION: [&str; 4] = ["crate::native", "native::", "Payoffs", "NativeState"];
+const LOWERING_MUST_NOT_MENTION: [&str; 4] =
+    ["crate::native", "native::", "Payoffs", "NativeState"];
 
 /// The only crate modules either side may import.
 const SHARED: [&str; 3] = ["crate::instance", "crate::ratio", "crate::value"];
@@ -30,7 +31,12 @@ fn sources(dir: &str) -> Vec<(String, String)> {
     files.sort();
     files
         .into_iter()
-        .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap()))
+        .map(|p| {
+            (
+                p.display().to_string(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
         .collect()
 }
 
@@ -48,7 +54,11 @@ fn offences(files: &[(String, String)], forbidden: &[&str], own: &str) -> Vec<St
                 let shared = SHARED.iter().any(|s| rest.starts_with(s));
                 let own_module = rest.starts_with(&format!("crate::{own}"));
                 if !shared && !own_module {
-                    found.push(format!("{path}:{}: uses {}", n + 1, &rest[..rest.len().min(30)]));
+                    found.push(format!(
+                        "{path}:{}: uses {}",
+                        n + 1,
+                        &rest[..rest.len().min(30)]
+                    ));
                 }
             }
         }
@@ -60,10 +70,14 @@ fn offences(files: &[(String, String)], forbidden: &[&str], own: &str) -> Vec<St
 fn offences_are_recognized() {
     let files = vec![(
         "x.rs".to_string(),
-        "use crate::lower::tables;\nuse crate::ratio::Ratio;\nuse crate::eval::Globals;\n".to_string(),
+        "use crate::lower::tables;\nuse crate::ratio::Ratio;\nuse crate::eval::Globals;\n"
+            .to_string(),
     )];
     // crate::lower twice (two forbidden words), not shared once; crate::eval not shared.
-    assert_eq!(offences(&files, &NATIVE_MUST_NOT_MENTION, "native").len(), 4);
+    assert_eq!(
+        offences(&files, &NATIVE_MUST_NOT_MENTION, "native").len(),
+        4
+    );
 }
 
 #[test]
