@@ -13,6 +13,7 @@ pub enum Language {
     Rbg,
     Gdl,
     Hrg,
+    Replay,
 }
 
 impl Language {
@@ -22,6 +23,7 @@ impl Language {
             "rbg" => Some(Language::Rbg),
             "kif" | "gdl" => Some(Language::Gdl),
             "hrg" => Some(Language::Hrg),
+            "replay" => Some(Language::Replay),
             _ => None,
         }
     }
@@ -32,6 +34,7 @@ impl Language {
             Language::Rbg => "rbg",
             Language::Gdl => "gdl",
             Language::Hrg => "hrg",
+            Language::Replay => "replay",
         }
     }
 }
@@ -77,10 +80,18 @@ impl Source {
     pub fn read(path: &Path) -> Result<Source, CliError> {
         let language = Language::from_path(path).ok_or_else(|| {
             CliError::Usage(format!(
-                "cannot tell the language of {}: expected a .rg, .rbg, .kif, .gdl or .hrg file",
+                "cannot tell the language of {}: expected a .rg, .rbg, .kif, .gdl, .hrg or .replay file",
                 path.display()
             ))
         })?;
+        if language != Language::Replay {
+            if let Some(option) = crate::pipeline::translation::replay_option_given() {
+                return Err(CliError::Usage(format!(
+                    "{option} applies to .replay files only, not to {}",
+                    path.display()
+                )));
+            }
+        }
         let bytes = std::fs::read(path)
             .map_err(|e| CliError::Failed(format!("error: cannot read {}: {e}", path.display())))?;
         // KIF comments may hold invalid UTF-8; everything else must be UTF-8.

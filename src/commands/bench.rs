@@ -23,7 +23,9 @@ use rg_core::opt::{default_pipeline, optimize, Size};
 use serde::Serialize;
 
 use crate::cli::{BenchArgs, ModelArgs};
-use crate::pipeline::models::{engine_options, gdl_reasoner, hrg_interpreter, rbg_interpreter};
+use crate::pipeline::models::{
+    engine_options, gdl_reasoner, hrg_interpreter, rbg_interpreter, replay_native,
+};
 use crate::pipeline::translation;
 use crate::source::{game_files, CliError, Language, Source};
 
@@ -225,6 +227,11 @@ fn measure(path: &Path, options: &BenchArgs, bench: &mut GameBench) -> Result<()
             )?,
             Language::Hrg => perft_at(
                 &hrg_interpreter(&source, &model_args(options)).map_err(|e| e.to_string())?,
+                depth,
+                slower,
+            )?,
+            Language::Replay => perft_at(
+                &replay_native(&source).map_err(|e| e.to_string())?,
                 depth,
                 slower,
             )?,

@@ -28,7 +28,7 @@ pub fn run(path: &Path) -> Result<ExitCode, CliError> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        Language::Hrg => {
+        Language::Hrg | Language::Replay => {
             let translated = crate::pipeline::translation::to_rg(&source)?;
             if !translated.warnings.is_empty() {
                 eprintln!("{}", source.render(&translated.warnings));

@@ -36,7 +36,7 @@ pub fn via(source: &Source, args: &ModelArgs) -> Result<Via, CliError> {
         Some(other) => {
             let options = match source.language {
                 Language::Gdl => "native, propnet or rg",
-                Language::Rbg | Language::Hrg => "native or rg",
+                Language::Rbg | Language::Hrg | Language::Replay => "native or rg",
                 Language::Rg => "rg",
             };
             return Err(CliError::Usage(format!(
@@ -62,6 +62,7 @@ pub fn check_model_options(source: &Source, args: &ModelArgs) -> Result<(), CliE
         (Language::Gdl, Via::Native) => "the GDL reasoner",
         (Language::Gdl, Via::Propnet) => "the GDL propnet",
         (Language::Hrg, Via::Native) => "the HRG interpreter",
+        (Language::Replay, Via::Native) => "the replay native model",
         _ => "the RG engine",
     };
     let engine_only = [
@@ -113,6 +114,7 @@ pub fn with_model<T: ModelTask>(
         (_, Via::Rg) => task.run(&rg_engine(source, args)?, "RG engine (translated)"),
         (Language::Rbg, _) => task.run(&rbg_interpreter(source)?, "RBG interpreter"),
         (Language::Hrg, _) => task.run(&hrg_interpreter(source, args)?, "HRG interpreter"),
+        (Language::Replay, _) => task.run(&replay_native(source)?, "replay native model"),
         (Language::Gdl, Via::Propnet) => task.run(&propnet_model(source)?, "GDL propnet"),
         (Language::Gdl, _) => task.run(&gdl_reasoner(source)?, "GDL reasoner"),
     }
@@ -153,6 +155,14 @@ pub fn hrg_interpreter(source: &Source, args: &ModelArgs) -> Result<hrg::Interpr
         ..hrg::interpreter::InterpreterOptions::default()
     };
     hrg::Interpreter::with_options(&source.text, options).map_err(|d| source.invalid(&d))
+}
+
+/// The native model of a replay file's repeated game (its directives and
+/// the command line's replay options select it).
+pub fn replay_native(source: &Source) -> Result<replay::Native, CliError> {
+    let options = super::translation::replay_options();
+    let loaded = replay::load(&source.text, &options).map_err(|d| source.invalid(&d))?;
+    replay::Native::new(&loaded.instance).map_err(|d| source.invalid(&[d]))
 }
 
 pub fn gdl_game(source: &Source) -> Result<gdl::Game, CliError> {
