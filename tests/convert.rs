@@ -207,7 +207,7 @@ fn usage_errors() {
 }
 
 /// The README's main command: the bundled corpus converts, and every RBG,
-/// GDL and HRG game is verified against its native model.
+/// GDL, HRG and replay game is verified against its native model.
 #[test]
 fn the_bundled_corpus_converts_and_verifies() {
     let dir = TempDir::new("bundled");
@@ -216,7 +216,9 @@ fn the_bundled_corpus_converts_and_verifies() {
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     let r = report(&out);
     let games = r["games"].as_array().unwrap();
-    assert_eq!(games.len(), 13, "{r}"); // with the three chess games of corpus/kif
+    // With the three chess games of corpus/kif, its prisoner's dilemma and
+    // the eleven games of corpus/replay.
+    assert_eq!(games.len(), 25, "{r}");
     for g in games {
         assert_eq!(g["status"], "verified", "{g}");
         assert!(g["nodes"].as_u64().unwrap() > 0, "{g}");
