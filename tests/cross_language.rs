@@ -127,25 +127,25 @@ fn breakthrough_6x6_in_every_language() {
 
 /// The multiset of terminal goal vectors over the plays perft counts.
 fn census<M: ForwardModel>(model: &M) -> BTreeMap<Vec<i64>, u64> {
-    fn walk<M: ForwardModel>(model: &M, s: M::State, out: &mut BTreeMap<Vec<i64>, u64>) {
-        if model.is_terminal(&s) {
-            *out.entry(model.goals(&s)).or_insert(0) += 1;
+    fn walk<M: ForwardModel>(model: &M, s: &M::State, out: &mut BTreeMap<Vec<i64>, u64>) {
+        if model.is_terminal(s) {
+            *out.entry(model.goals(s)).or_insert(0) += 1;
             return;
         }
         let mut moves = Vec::new();
-        model.legal_moves(&s, &mut moves).unwrap();
-        let random = model.current_player(&s) == rg_core::model::Player::Random;
+        model.legal_moves(s, &mut moves).unwrap();
+        let random = model.current_player(s) == rg_core::model::Player::Random;
         let mut seen = HashSet::new();
         for mv in &moves {
             let mut child = s.clone();
             model.apply(&mut child, mv).unwrap();
             if !random || seen.insert(child.clone()) {
-                walk(model, child, out);
+                walk(model, &child, out);
             }
         }
     }
     let mut out = BTreeMap::new();
-    walk(model, model.initial().unwrap(), &mut out);
+    walk(model, &model.initial().unwrap(), &mut out);
     out
 }
 

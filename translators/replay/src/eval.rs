@@ -91,10 +91,7 @@ pub fn evaluate(
     stop_at_simulation: bool,
 ) -> Result<Globals, Vec<Diagnostic>> {
     let mut ev = Evaluator::new(program, source, seed, stop_at_simulation);
-    let declared_functions = ev.declare_functions(program);
-    if let Err(d) = declared_functions {
-        return Err(d);
-    }
+    ev.declare_functions(program)?;
     let mut warnings = Vec::new();
     for item in &program.items {
         let Item::Stmt(stmt) = item else { continue };
@@ -1147,7 +1144,7 @@ impl<'p> Evaluator<'p> {
                 return Ok(new_array(base, items));
             }
             if base == Base::Player {
-                return self.player(vec![(v, e.span)], span);
+                return self.player(&[(v, e.span)], span);
             }
             return err(
                 format!(
@@ -1163,7 +1160,7 @@ impl<'p> Evaluator<'p> {
             Base::Strategy => self.strategy(params, span),
             Base::Player => {
                 let values = self.args(params, "Player[…]")?;
-                self.player(values, span)
+                self.player(&values, span)
             }
             _ => err(
                 format!(
@@ -1564,7 +1561,7 @@ impl<'p> Evaluator<'p> {
         Ok((Some(table), Some(n)))
     }
 
-    fn player(&mut self, values: Vec<(Value, Span)>, span: Span) -> R<Value> {
+    fn player(&mut self, values: &[(Value, Span)], span: Span) -> R<Value> {
         if values.is_empty() || values.len() > 4 {
             return err(
                 "a Player is written Player[strategy | delta | output noise | input noise] (the last three optional)",

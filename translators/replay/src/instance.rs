@@ -61,7 +61,7 @@ impl Options {
                         .filter(|v| !v.is_empty())
                         .ok_or("game needs a name: game=NAME")?
                         .to_string(),
-                )
+                );
             }
             "rounds" => self.rounds = Some(number(value)?),
             "seed" => self.seed = Some(number(value)?),
@@ -401,7 +401,7 @@ fn fixed_seat(
         // The nearest multiple of 1/den.
         let den = den as i128;
         let rounded = exact
-            .mul(Ratio::int(den))
+            .checked_mul(Ratio::int(den))
             .map(|x| Ratio::new(x.round(), den))
             .and_then(|x| x)
             .map_err(|_| {
@@ -424,7 +424,7 @@ fn fixed_seat(
         .collect();
     Ok(Machine {
         name: name.to_string(),
-        outputs: strategy.outputs.clone(),
+        outputs: strategy.outputs,
         next,
         delta,
         eps_out,

@@ -80,7 +80,7 @@ impl Ratio {
         Ratio::new(if negative { -num } else { num }, den)
     }
 
-    pub fn add(self, o: Ratio) -> RResult<Ratio> {
+    pub fn checked_add(self, o: Ratio) -> RResult<Ratio> {
         let num = self
             .num
             .checked_mul(o.den)
@@ -89,14 +89,14 @@ impl Ratio {
         Ratio::new(num, self.den.checked_mul(o.den).ok_or(Overflow)?)
     }
 
-    pub fn sub(self, o: Ratio) -> RResult<Ratio> {
-        self.add(Ratio {
+    pub fn checked_sub(self, o: Ratio) -> RResult<Ratio> {
+        self.checked_add(Ratio {
             num: o.num.checked_neg().ok_or(Overflow)?,
             den: o.den,
         })
     }
 
-    pub fn mul(self, o: Ratio) -> RResult<Ratio> {
+    pub fn checked_mul(self, o: Ratio) -> RResult<Ratio> {
         // Cross-reduce first to keep the numbers small.
         let g1 = gcd(self.num, o.den).max(1);
         let g2 = gcd(o.num, self.den).max(1);
@@ -108,7 +108,7 @@ impl Ratio {
     pub fn pow(self, e: usize) -> RResult<Ratio> {
         let mut r = Ratio::ONE;
         for _ in 0..e {
-            r = r.mul(self)?;
+            r = r.checked_mul(self)?;
         }
         Ok(r)
     }
@@ -225,14 +225,14 @@ mod tests {
 
     #[test]
     fn arithmetic_and_order() {
-        assert_eq!(r(1, 2).add(r(1, 3)).unwrap(), r(5, 6));
-        assert_eq!(r(1, 2).sub(r(1, 3)).unwrap(), r(1, 6));
+        assert_eq!(r(1, 2).checked_add(r(1, 3)).unwrap(), r(5, 6));
+        assert_eq!(r(1, 2).checked_sub(r(1, 3)).unwrap(), r(1, 6));
         assert_eq!(r(9, 10).pow(3).unwrap(), r(729, 1000));
         assert!(r(1, 3) < r(1, 2));
         assert!(r(-1, 2) < r(1, 3));
         assert!(r(2, 7) > r(2, 9));
         assert!(r(5, 11) < r(6, 13));
         assert_eq!(r(3, 6).cmp(&r(1, 2)), Ordering::Equal);
-        assert!(Ratio::int(i128::MAX).add(Ratio::ONE).is_err());
+        assert!(Ratio::int(i128::MAX).checked_add(Ratio::ONE).is_err());
     }
 }

@@ -152,49 +152,49 @@ pub fn lower(inst: &Instance) -> Result<Translation, Vec<Diagnostic>> {
     b.named_constant(
         "hidden",
         Type::name("Visibility"),
-        compressed(vec![("p".into(), sym("0"))], true),
+        compressed(&[("p".into(), sym("0"))], true),
     );
     b.named_constant(
         "shown",
         Type::name("Visibility"),
-        compressed(vec![("p".into(), sym("1"))], true),
+        compressed(&[("p".into(), sym("1"))], true),
     );
     let score = Type::name("Score");
     for d in &increments {
-        let entries = (0..=h)
+        let entries: Vec<_> = (0..=h)
             .map(|x| (x.to_string(), sym(&(x + d).min(h).to_string())))
             .collect();
         b.named_constant(
             &format!("plus{d}"),
             Type::arrow(score.clone(), score.clone()),
-            compressed(entries, false),
+            compressed(&entries, false),
         );
     }
     for (k, f) in fixed.iter().enumerate() {
         let Some(f) = f else { continue };
         let states = &reachable[&k];
         let q = Type::name(format!("Q{k}"));
-        let out = states
+        let out: Vec<_> = states
             .iter()
             .map(|&s| (format!("q{s}"), sym(&f.outputs[s].to_string())))
             .collect();
         b.named_constant(
             &format!("out{k}"),
             Type::arrow(q.clone(), Type::name("Move")),
-            compressed(out, false),
+            compressed(&out, false),
         );
         let mut next_ty = q.clone();
         for _ in 0..n {
             next_ty = Type::arrow(Type::name("Move"), next_ty);
         }
-        let next = states
+        let next: Vec<_> = states
             .iter()
             .map(|&s| (format!("q{s}"), transition_map(f, s, m, n, &mut Vec::new())))
             .collect();
         b.named_constant(
             &format!("next{k}"),
             Type::arrow(q, next_ty),
-            compressed(next, false),
+            compressed(&next, false),
         );
     }
 
@@ -220,7 +220,7 @@ pub fn lower(inst: &Instance) -> Result<Translation, Vec<Diagnostic>> {
     b.variable(
         "goals",
         Type::name("Goals"),
-        compressed(vec![("p".into(), zero())], true),
+        compressed(&[("p".into(), zero())], true),
     );
 
     // Edges.
@@ -368,22 +368,22 @@ fn transition_map(f: &Machine, q: usize, m: usize, n: usize, prefix: &mut Vec<us
         let index = prefix.iter().fold(0, |acc, &x| acc * m + x);
         return Value::symbol(format!("q{}", f.next[q][index]));
     }
-    let mut entries = Vec::with_capacity(m);
+    let mut entries: Vec<(String, Value)> = Vec::with_capacity(m);
     for v in 0..m {
         prefix.push(v);
         entries.push((v.to_string(), transition_map(f, q, m, n, prefix)));
         prefix.pop();
     }
-    compressed(entries, false)
+    compressed(&entries, false)
 }
 
 /// A map literal in the unique compressed form of §7.1: the default is
 /// the most frequent value (ties: the first key's), then only the keys
 /// with other values, in type order, printed before the default.
 /// `default_only` keeps just the default (a constant map).
-fn compressed(entries: Vec<(String, Value)>, default_only: bool) -> Value {
+fn compressed(entries: &[(String, Value)], default_only: bool) -> Value {
     let mut tally: Vec<(&Value, usize)> = Vec::new();
-    for (_, v) in &entries {
+    for (_, v) in entries {
         match tally.iter_mut().find(|(x, _)| *x == v) {
             Some((_, c)) => *c += 1,
             None => tally.push((v, 1)),
@@ -399,7 +399,7 @@ fn compressed(entries: Vec<(String, Value)>, default_only: bool) -> Value {
     let default = tally[best].0.clone();
     let mut out: Vec<MapEntry> = Vec::new();
     if !default_only {
-        for (k, v) in &entries {
+        for (k, v) in entries {
             if *v != default {
                 out.push(MapEntry {
                     key: Some(k.clone()),

@@ -39,7 +39,7 @@ pub fn tables(inst: &Instance, warnings: &mut Vec<Diagnostic>) -> Result<Tables,
     let mut powers = vec![vec![Ok(Ratio::ONE); rounds]; n];
     for (k, seat) in inst.seats.iter().enumerate() {
         for r in 1..rounds {
-            powers[k][r] = powers[k][r - 1].and_then(|p: Ratio| p.mul(delta(seat)));
+            powers[k][r] = powers[k][r - 1].and_then(|p: Ratio| p.checked_mul(delta(seat)));
         }
     }
     let mut scale = vec![1i128; n];
@@ -84,14 +84,16 @@ pub fn tables(inst: &Instance, warnings: &mut Vec<Diagnostic>) -> Result<Tables,
     let mut d = Vec::with_capacity(rounds);
     let mut offset = vec![0i128; n];
     let mut spans = vec![0i128; n];
+    // Round by round: powers is indexed by seat first, so an index is clearer.
+    #[allow(clippy::needless_range_loop)]
     for r in 0..rounds {
         let mut c = Vec::with_capacity(inst.profiles());
         for pays in &inst.payoffs {
             let mut row = Vec::with_capacity(n);
             for k in 0..n {
                 let exact = Ratio::int(scale[k])
-                    .mul(powers[k][r].map_err(|_| too_big())?)
-                    .and_then(|x| x.mul(Ratio::int(pays[k] as i128)))
+                    .checked_mul(powers[k][r].map_err(|_| too_big())?)
+                    .and_then(|x| x.checked_mul(Ratio::int(pays[k] as i128)))
                     .map_err(|_| too_big())?;
                 row.push(exact.round());
             }
@@ -103,7 +105,7 @@ pub fn tables(inst: &Instance, warnings: &mut Vec<Diagnostic>) -> Result<Tables,
             let high = c.iter().map(|row| row[k]).max().unwrap_or(0);
             offset[k] += low;
             spans[k] += high - low;
-            for row in round_d.iter_mut() {
+            for row in &mut round_d {
                 row[k] -= low;
             }
         }

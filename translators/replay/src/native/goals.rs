@@ -53,7 +53,7 @@ impl Payoffs {
                     lcm = AUTO_SCALE_LIMIT;
                     break;
                 }
-                power = match power.mul(delta) {
+                power = match power.checked_mul(delta) {
                     Ok(p) => p,
                     // Denominators this large need the cap anyway.
                     Err(_) => {
@@ -73,7 +73,7 @@ impl Payoffs {
             for (p, pays) in game.payoffs.iter().enumerate() {
                 for k in 0..n {
                     let t = weights[k]
-                        .mul(Ratio::int(pays[k] as i128))
+                        .checked_mul(Ratio::int(pays[k] as i128))
                         .map_err(|_| overflow())?
                         .round();
                     terms[p][k] = t;
@@ -82,7 +82,7 @@ impl Payoffs {
             }
             for k in 0..n {
                 offsets[k] += lowest[k];
-                weights[k] = weights[k].mul(deltas[k]).map_err(|_| overflow())?;
+                weights[k] = weights[k].checked_mul(deltas[k]).map_err(|_| overflow())?;
             }
             let round: Vec<Vec<i64>> = terms
                 .iter()

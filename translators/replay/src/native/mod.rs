@@ -293,7 +293,7 @@ impl ForwardModel for Native {
             }
             (Ply::Report(k), &NativeMove::Draw(w, _)) if w < self.game.moves => s.reported[k] = w,
             (Ply::Observe(j, k), &NativeMove::Draw(w, _)) if w < self.game.moves => {
-                s.observed[j][k] = w
+                s.observed[j][k] = w;
             }
             _ => return Err(ModelError::new(format!("illegal move {mv:?}"))),
         }

@@ -33,19 +33,19 @@ pub fn engine(inst: &Instance) -> Engine {
 pub fn census<M: ForwardModel>(model: &M) -> BTreeMap<Vec<i64>, u64> {
     let mut out = BTreeMap::new();
     let s = model.initial().expect("initial state");
-    walk(model, s, &mut out);
+    walk(model, &s, &mut out);
     out
 }
 
-fn walk<M: ForwardModel>(model: &M, s: M::State, out: &mut BTreeMap<Vec<i64>, u64>) {
-    if model.is_terminal(&s) {
-        *out.entry(model.goals(&s)).or_insert(0) += 1;
+fn walk<M: ForwardModel>(model: &M, s: &M::State, out: &mut BTreeMap<Vec<i64>, u64>) {
+    if model.is_terminal(s) {
+        *out.entry(model.goals(s)).or_insert(0) += 1;
         return;
     }
     let mut moves = Vec::new();
-    model.legal_moves(&s, &mut moves).expect("moves");
+    model.legal_moves(s, &mut moves).expect("moves");
     assert!(!moves.is_empty(), "a non-terminal state without moves");
-    let random = model.current_player(&s) == Player::Random;
+    let random = model.current_player(s) == Player::Random;
     let mut seen = HashSet::new();
     for mv in &moves {
         let mut child = s.clone();
@@ -53,7 +53,7 @@ fn walk<M: ForwardModel>(model: &M, s: M::State, out: &mut BTreeMap<Vec<i64>, u6
         if random && !seen.insert(child.clone()) {
             continue;
         }
-        walk(model, child, out);
+        walk(model, &child, out);
     }
 }
 
@@ -82,7 +82,7 @@ fn expect<M: ForwardModel>(model: &M, s: &M::State) -> Vec<Ratio> {
         let e = expect(model, &child);
         let sum = total.get_or_insert_with(|| vec![Ratio::ZERO; e.len()]);
         for (acc, x) in sum.iter_mut().zip(e) {
-            *acc = acc.add(x.mul(weight).unwrap()).unwrap();
+            *acc = acc.checked_add(x.checked_mul(weight).unwrap()).unwrap();
         }
     }
     total.expect("a move")
