@@ -24,6 +24,9 @@ pub const MAX_CALL_DEPTH: usize = 1_000;
 pub const MAX_ARRAY: usize = 1_000_000;
 pub const MAX_PROFILES: usize = 1_000_000;
 pub const MAX_TRANSITIONS: usize = 1_000_000;
+/// Array elements and table entries allocated over the whole evaluation:
+/// the per-object limits alone would let a loop exhaust memory.
+pub const MAX_ALLOCATED: u64 = 50_000_000;
 
 const BUILTINS: [&str; 4] = ["print", "println", "tofloat", "toint"];
 
@@ -139,6 +142,7 @@ struct Evaluator<'p> {
     function_start: Option<usize>,
     depth: usize,
     steps: u64,
+    allocated: u64,
     rng: u64,
     rand_warned: bool,
     stop_at_simulation: bool,
@@ -167,6 +171,7 @@ impl<'p> Evaluator<'p> {
             function_start: None,
             depth: 0,
             steps: 0,
+            allocated: 0,
             rng: seed,
             rand_warned: false,
             stop_at_simulation: stop,
@@ -214,6 +219,17 @@ impl<'p> Evaluator<'p> {
         if self.steps > MAX_STEPS {
             return err(
                 format!("evaluation exceeded {MAX_STEPS} steps (infinite recursion?)"),
+                span,
+            );
+        }
+        Ok(())
+    }
+
+    fn allocate(&mut self, elements: usize, span: Span) -> R<()> {
+        self.allocated = self.allocated.saturating_add(elements as u64);
+        if self.allocated > MAX_ALLOCATED {
+            return err(
+                format!("evaluation allocated more than {MAX_ALLOCATED} array elements and table entries"),
                 span,
             );
         }
@@ -570,6 +586,7 @@ impl<'p> Evaluator<'p> {
                         e.span,
                     );
                 }
+                self.allocate(len as usize, e.span)?;
                 let items = (lo..hi.max(lo)).map(Value::Int).collect();
                 Ok(new_array(Base::Int, items))
             }
@@ -1140,6 +1157,7 @@ impl<'p> Evaluator<'p> {
                         e.span,
                     );
                 }
+                self.allocate(k as usize, e.span)?;
                 let items = vec![Value::default_of(Ty::Base(base)); k as usize];
                 return Ok(new_array(base, items));
             }
@@ -1217,6 +1235,7 @@ impl<'p> Evaluator<'p> {
                 )
             }
         };
+        self.allocate(profiles.saturating_mul(n), span)?;
         let mut table: Vec<Option<Vec<i64>>> = vec![None; profiles];
         for o in outcomes {
             self.outcome(o, m, &mut table)?;
@@ -1462,6 +1481,8 @@ impl<'p> Evaluator<'p> {
                     .collect()
             }
         };
+        // Each table is within MAX_TRANSITIONS; count it against the total.
+        self.allocate(next.iter().map(Vec::len).sum::<usize>() + size, span)?;
         Ok(Value::Strategy(Some(Rc::new(RefCell::new(StrategyVal {
             moves,
             arity,
@@ -1597,6 +1618,8 @@ impl<'p> Evaluator<'p> {
                 }
             }
         }
+        let entries = s.borrow().next.len() * s.borrow().tuples() + s.borrow().size();
+        self.allocate(entries, span)?;
         let copy = s.borrow().clone();
         Ok(Value::Player(Some(Rc::new(RefCell::new(PlayerVal {
             strategy: Rc::new(RefCell::new(copy)),

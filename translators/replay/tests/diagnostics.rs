@@ -376,3 +376,35 @@ case!(
     format!("{PD}{GRIM}Player patient = Player[grim | 0.9];"),
     "rounds=4 fix=0:patient"
 );
+
+// ---- guards ----
+case!(
+    allocation_guard,
+    false,
+    "for i in [0:100] { int[] a = int[1000000]; }".into(),
+    "rounds=1"
+);
+case!(
+    step_guard,
+    false,
+    "int n = 0;\nfor i in [0:1000000] { for j in [0:20] { n = n + 1; } }".into(),
+    "rounds=1"
+);
+case!(
+    array_too_long,
+    false,
+    "int[] a = int[1000001];".into(),
+    "rounds=1"
+);
+case!(
+    too_many_profiles,
+    false,
+    "Game g = Game[1001 | { (x,y) -> (1, 1) }];".into(),
+    "rounds=1"
+);
+case!(
+    rounds_times_profiles,
+    false,
+    "Game g = Game[1000 | { (x,y) -> (1, 1) }];".into(),
+    "rounds=2"
+);

@@ -232,7 +232,14 @@ impl ForwardModel for Native {
             step: 0,
             actual: vec![0; n],
             reported: vec![0; n],
-            observed: vec![vec![0; n]; n],
+            // Rows only for seats with input noise (at most 20 seats can
+            // have it: m ≥ 2 and mⁿ ≤ 10⁶).
+            observed: (0..n)
+                .map(|j| match self.observe_copies[j] {
+                    Some(_) => vec![0; n],
+                    None => Vec::new(),
+                })
+                .collect(),
             machine: vec![0; n],
             goals: vec![0; n],
         };
