@@ -2,11 +2,12 @@
 //! strategies in repeated games, and its front end.
 //!
 //! The pipeline: [`parse`] the text, read the `/*@rgw … */` directives,
-//! [`eval`]uate the program once, [`instance::select`] the game, rounds and
+//! [`check`] names and types, [`eval`]uate the program once, [`instance::select`] the game, rounds and
 //! fixed seats; then either play the [`Instance`] with the [`native`]
 //! model or [`lower`] it to RG. The two consumers share only the instance.
 
 pub mod ast;
+pub mod check;
 pub mod eval;
 pub mod instance;
 pub mod lexer;
@@ -38,6 +39,7 @@ pub struct Loaded {
 /// the file's directives.
 pub fn load(source: &str, options: &Options) -> Result<Loaded, Vec<Diagnostic>> {
     let parsed = parse::parse(source)?;
+    check::check(&parsed.program, source)?;
     let from_file = Options::from_directives(&parsed.directives)?;
     let options = options.over(&from_file);
     let at = parsed

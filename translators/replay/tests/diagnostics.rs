@@ -408,3 +408,12 @@ case!(
     "Game g = Game[1000 | { (x,y) -> (1, 1) }];".into(),
     "rounds=2"
 );
+
+// ---- static checks reach code that never runs ----
+case!(
+    error_in_uncalled_function,
+    false,
+    "int unused(Player p) { return p.delta; }\nGame g = Game[2 | { (x,y) -> (1, 1) }];".into(),
+    "rounds=1"
+);
+case!(several_static_errors, false, "void f() { int x = true; }\nif (false) { bool b = 1 < \"a\"; }\nGame g = Game[2 | { (x,y) -> (1, 1) }];".into(), "rounds=1");
