@@ -61,6 +61,14 @@ fn verify_play_moves_and_bench() {
         "{}",
         out.stdout
     );
+    // Depth 7 is past the end of the game: the goals of all plays compared.
+    assert!(
+        out.stdout.contains(
+            "terminal goals: native model vs RG translation: agree over 64 plays (8 goal vectors)"
+        ),
+        "{}",
+        out.stdout
+    );
     let out = rgw(&["play", &team(PD), "--playouts", "200", "--json"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let out = rgw(&["moves", &team(PD), "--via", "rg"]);
