@@ -63,6 +63,9 @@ pub struct ReplayArgs {
     /// instead of failing.
     #[arg(long, global = true, help_heading = "replay options")]
     pub stop_at_simulation: bool,
+    /// replay: `check` prints what the program's print/println wrote.
+    #[arg(long, global = true, help_heading = "replay options")]
+    pub echo: bool,
 }
 
 impl ReplayArgs {
@@ -91,6 +94,7 @@ impl ReplayArgs {
             ("--noise-denominator", self.noise_denominator.is_some()),
             ("--max-random-moves", self.max_random_moves.is_some()),
             ("--stop-at-simulation", self.stop_at_simulation),
+            ("--echo", self.echo),
         ]
         .into_iter()
         .find(|(_, g)| *g)

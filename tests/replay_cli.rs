@@ -20,6 +20,11 @@ fn check_translate_and_stats() {
         "{}",
         out.stdout
     );
+    // --echo shows what the program printed.
+    let tour = team("replay/manualTour.replay");
+    let out = rgw(&["check", &tour, "--echo"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.starts_with("0\n1\n0\n"), "{}", out.stdout);
     let out = rgw(&["stats", &team(PD), "--json"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
 }

@@ -33,6 +33,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         )));
     }
     crate::pipeline::translation::configure_replay(replay, given);
+    crate::pipeline::translation::configure_echo(cli.replay.echo);
     match cli.command {
         Command::Check { file } => check::run(&file),
         Command::Fmt { file, check, write } => fmt::run(&file, fmt::Mode::new(check, write)),

@@ -39,6 +39,17 @@ pub fn grounding_limits() -> propnet::GroundingLimits {
 /// command line; a file's own `/*@rgw … */` directives fill in the rest.
 static REPLAY: OnceLock<(replay::Options, Option<&'static str>)> = OnceLock::new();
 
+/// `--echo`: show what a replay program printed.
+static ECHO: OnceLock<bool> = OnceLock::new();
+
+pub fn configure_echo(echo: bool) {
+    let _ = ECHO.set(echo);
+}
+
+pub fn echo() -> bool {
+    ECHO.get().copied().unwrap_or(false)
+}
+
 /// Sets the replay options of this run; `given` names the first replay
 /// option on the command line (for the usage error on other languages).
 pub fn configure_replay(options: replay::Options, given: Option<&'static str>) {
