@@ -409,7 +409,10 @@ fn fixed_seat(
             })?;
         if rounded != exact {
             warnings.push(Diagnostic::warning(
-                format!("{what} of {name} ({x}) is rounded to {rounded} (--noise-denominator)"),
+                format!(
+                    "{what} of {name} ({x}) is rounded to {} (--noise-denominator)",
+                    rounded.decimal()
+                ),
                 at,
             ));
         }

@@ -131,6 +131,26 @@ impl Ratio {
         }
     }
 
+    /// The exact decimal text when the denominator has no prime factor
+    /// but 2 and 5 (`123/10000` is `0.0123`), else `num/den`.
+    pub fn decimal(self) -> String {
+        let mut scale: i128 = 1;
+        for digits in 0..38u32 {
+            if scale % self.den == 0 {
+                let n = self.num * (scale / self.den);
+                if digits == 0 {
+                    return n.to_string();
+                }
+                let sign = if n < 0 { "-" } else { "" };
+                let text = format!("{:0>width$}", n.unsigned_abs(), width = digits as usize + 1);
+                let (whole, frac) = text.split_at(text.len() - digits as usize);
+                return format!("{sign}{whole}.{frac}");
+            }
+            scale *= 10;
+        }
+        self.to_string()
+    }
+
     /// Whether the value is an integer.
     pub fn is_integer(self) -> bool {
         self.den == 1
@@ -211,6 +231,15 @@ mod tests {
         );
         assert_eq!(Ratio::from_f64(-0.5).unwrap(), r(-1, 2));
         assert!(Ratio::from_f64(f64::NAN).is_err());
+    }
+
+    #[test]
+    fn decimals() {
+        assert_eq!(r(123, 10000).decimal(), "0.0123");
+        assert_eq!(r(1, 4).decimal(), "0.25");
+        assert_eq!(r(-5, 2).decimal(), "-2.5");
+        assert_eq!(r(3, 1).decimal(), "3");
+        assert_eq!(r(1, 3).decimal(), "1/3");
     }
 
     #[test]

@@ -30,7 +30,7 @@ struct Case {
     seats: Vec<Option<Machine>>,
 }
 
-const DELTAS: [&str; 4] = ["1.0", "0.5", "0.9", "0.25"];
+const DELTAS: [&str; 5] = ["1.0", "0.5", "0.9", "0.25", "0.0"];
 const NOISES: [&str; 5] = ["0.0", "0.5", "0.25", "0.1", "1.0"];
 
 fn machine(moves: usize, players: usize) -> impl Strategy<Value = Machine> {

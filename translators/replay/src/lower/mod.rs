@@ -68,8 +68,8 @@ pub fn lower(inst: &Instance) -> Result<Translation, Vec<Diagnostic>> {
         if moves > inst.max_random_moves as i128 {
             errors.push(Diagnostic::error(
                 format!(
-                    "{what} {eps} of {} needs {moves} random moves (limit {}); use --noise-denominator",
-                    f.name, inst.max_random_moves
+                    "{what} {} of {} needs {moves} random moves (limit {}); use --noise-denominator",
+                    eps.decimal(), f.name, inst.max_random_moves
                 ),
                 f.span,
             ));
