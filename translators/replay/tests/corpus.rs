@@ -113,3 +113,31 @@ fn rounded_discount_matches_the_reference() {
     assert_eq!(expected_goals(&n), vec![ratio("15079/16"), ratio("169/16")]);
     assert_eq!(census(&engine(&inst)), c);
 }
+
+/// The RG optimizer keeps every corpus translation's perft and goals.
+#[test]
+fn optimized_translations_keep_perft_and_goals() {
+    use rg_core::engine::{Engine, EngineOptions};
+    use rg_core::opt::{default_pipeline, optimize};
+    let dir = team_corpus().join("replay");
+    let table = perft_table(&dir);
+    for path in files_with_extension(&dir, "replay") {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let source = std::fs::read_to_string(&path).unwrap();
+        let inst = instance(&name, &source, &Options::default());
+        let game = replay::lower::lower(&inst).unwrap().game;
+        let optimized = optimize(&game, &default_pipeline(), &mut |_| {});
+        let e = Engine::new(&optimized, EngineOptions::default()).unwrap();
+        check_perft(
+            &e,
+            &name,
+            "optimized rg",
+            &expected_perft(&table, &name, f64::INFINITY),
+        );
+        assert_eq!(
+            census(&e),
+            census(&native(&inst)),
+            "{name}: optimized census"
+        );
+    }
+}
