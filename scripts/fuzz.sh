@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 TARGETS=(rg_parse rg_check rbg_ll_parse rbg_hl_preprocess kif_prefix kif_infix hrg_parse
-    translate_rbg translate_gdl translate_hrg rg_opt)
+    translate_rbg translate_gdl translate_hrg translate_replay rg_opt)
 
 usage() {
     echo "usage: scripts/fuzz.sh TARGET|all SECONDS [RUNS]  (targets: ${TARGETS[*]})" >&2
@@ -59,6 +59,7 @@ seeds() {
         kif_prefix | translate_gdl) echo "$shared/kif corpus/kif fuzz/seeds/kif_infix" ;;
         kif_infix) echo "fuzz/seeds/kif_infix" ;;
         hrg_parse | translate_hrg) echo "$shared/hrg corpus/hrg" ;;
+        translate_replay) echo "corpus/replay" ;;
         rg_opt) echo "" ;;
     esac
 }
