@@ -117,3 +117,16 @@ fn command_line_overrides_directives() {
     assert!(matches!(over.seats[0], replay::instance::Seat::Free));
     assert!(matches!(over.seats[1], replay::instance::Seat::Fixed(_)));
 }
+
+#[test]
+fn the_native_model_refuses_huge_draws_too() {
+    let text = format!("{GRIM}Player odd = Player[grim | 1.0 | 0.1 + 0.2];\n");
+    let loaded = replay::load(&text, &options("rounds=1 fix=0:odd")).unwrap();
+    let err = replay::Native::new(&loaded.instance).err().unwrap();
+    assert!(
+        err.message.contains("random moves (limit 10000)"),
+        "{}",
+        err.message
+    );
+    assert!(replay::lower::lower(&loaded.instance).is_err());
+}

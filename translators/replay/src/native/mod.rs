@@ -91,6 +91,22 @@ impl Native {
             if let Seat::Fixed(machine) = seat {
                 report_copies[k] = copies(machine.eps_out, game.moves);
                 observe_copies[k] = copies(machine.eps_in, game.moves);
+                // A draw lists every copy as a move: refuse what the
+                // lowering would refuse too, rather than list billions.
+                for (what, c) in [("output", report_copies[k]), ("input", observe_copies[k])] {
+                    let Some(c) = c else { continue };
+                    let moves = (c.ok as u128)
+                        .saturating_add((c.err as u128).saturating_mul(game.moves as u128 - 1));
+                    if moves > u128::from(game.max_random_moves) {
+                        return Err(Diagnostic::error(
+                            format!(
+                                "{what} noise of {} needs {moves} random moves (limit {}); use --noise-denominator",
+                                machine.name, game.max_random_moves
+                            ),
+                            machine.span,
+                        ));
+                    }
+                }
             }
         }
         let mut schedule = Vec::new();
