@@ -282,6 +282,14 @@ pub fn select(
             span,
         )]);
     }
+    // Not in the reference: with one move, mⁿ = 1 bounds nothing, yet the
+    // translation has a reveal edge per seat and round.
+    if (rounds as u128) * (n as u128) > 1_000_000 {
+        return Err(vec![Diagnostic::error(
+            format!("{rounds} rounds of {n} players exceed the limit R·n ≤ 1000000"),
+            span,
+        )]);
+    }
     let mut seats = vec![Seat::Free; n];
     let mut errors = Vec::new();
     for (seat, name) in &options.fix {

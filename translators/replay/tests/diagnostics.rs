@@ -417,3 +417,13 @@ case!(
     "rounds=1"
 );
 case!(several_static_errors, false, "void f() { int x = true; }\nif (false) { bool b = 1 < \"a\"; }\nGame g = Game[2 | { (x,y) -> (1, 1) }];".into(), "rounds=1");
+case!(
+    rounds_times_players,
+    false,
+    format!(
+        "Game g = Game[1 | {{ ({}) -> ({}) }}];",
+        vec!["_"; 200].join(","),
+        vec!["0"; 200].join(",")
+    ),
+    "rounds=5001"
+);
