@@ -427,3 +427,4 @@ case!(
     ),
     "rounds=5001"
 );
+case!(output_too_large, false, "Game g = Game[5000 | { (x) -> (x) }];\nStrategy s = Strategy[1 | 5000 | { a: 0; }];\nPlayer p = Player[s | 1.0 | 1.0];".into(), "rounds=1 fix=0:p");

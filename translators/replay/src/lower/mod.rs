@@ -17,6 +17,9 @@ use tables::{draw_counts, tables, MAX_SCORE_TABLE};
 
 pub use tables::Tables;
 
+/// The most edges a translation may have (estimated before building).
+pub const MAX_EDGES: u128 = 10_000_000;
+
 /// A checked RG game and the warnings of the translation.
 pub struct Translation {
     pub game: rg::Game,
@@ -98,6 +101,20 @@ pub fn lower(inst: &Instance) -> Result<Translation, Vec<Diagnostic>> {
         return Err(errors);
     }
 
+    // The output's size, before building it: per round a trie edge per
+    // profile prefix and goal edge, m² edges per draw, a few per seat.
+    let m128 = m as u128;
+    let per_round = (inst.profiles() as u128) * (n as u128 + 2)
+        + (draws_of_round.len() as u128) * (m128 * m128 + m128 + 8)
+        + 8 * n as u128
+        + 4;
+    let edges = per_round.saturating_mul(inst.rounds as u128);
+    if edges > MAX_EDGES {
+        return Err(vec![Diagnostic::error(
+            format!("the RG output would have about {edges} edges (limit {MAX_EDGES}); use fewer rounds, moves or noisy seats"),
+            inst.span,
+        )]);
+    }
     let h = t.h;
     let mut increments = BTreeSet::new();
     for round in &t.d {
