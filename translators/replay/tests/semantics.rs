@@ -4,7 +4,8 @@
 use replay::Options;
 
 fn output(program: &str) -> String {
-    let text = format!("/*@rgw rounds=1 game=g */\nGame g = Game[1 | {{ (x) -> (0) }}];\n{program}");
+    let text =
+        format!("/*@rgw rounds=1 game=g */\nGame g = Game[1 | {{ (x) -> (0) }}];\n{program}");
     match replay::load(&text, &Options::default()) {
         Ok(l) => l.output,
         Err(d) => panic!("{}", rg_core::diag::render_all(&d, "case.replay", &text)),
