@@ -554,10 +554,7 @@ impl<'p> Evaluator<'p> {
                         let v = a.borrow().items[i].clone();
                         Ok(v)
                     }
-                    Value::Str(s) => {
-                        let _ = s;
-                        err("strings cannot be indexed", array.span)
-                    }
+                    Value::Str(_) => err("strings cannot be indexed", array.span),
                     other => err(
                         format!("only arrays can be indexed, not {}", other.ty()),
                         array.span,
