@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 TARGETS=(rg_parse rg_check rbg_ll_parse rbg_hl_preprocess kif_prefix kif_infix hrg_parse
-    rbgd_parse translate_rbg translate_gdl translate_hrg translate_rbgd rg_opt)
+    rbgd_parse translate_rbg translate_gdl translate_hrg translate_rbgd translate_replay rg_opt)
 
 usage() {
     echo "usage: scripts/fuzz.sh TARGET|all SECONDS [RUNS]  (targets: ${TARGETS[*]})" >&2
@@ -60,6 +60,7 @@ seeds() {
         kif_infix) echo "fuzz/seeds/kif_infix" ;;
         hrg_parse | translate_hrg) echo "$shared/hrg corpus/hrg" ;;
         rbgd_parse | translate_rbgd) echo "corpus/rbg-draft" ;;
+        translate_replay) echo "corpus/replay" ;;
         rg_opt) echo "" ;;
     esac
 }

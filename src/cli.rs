@@ -9,14 +9,98 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "rgw",
     version,
-    about = "Translate RBG, GDL and HRG games to Regular Games (RG) and verify the translations",
+    about = "Translate RBG, GDL, HRG and replay games to Regular Games (RG) and verify the translations",
     long_about = "rgw reads game descriptions in Regular Games (.rg), Regular Boardgames (.rbg), \
-                  GDL/KIF (.kif, .gdl), High-level Regular Games (.hrg) and the early \
-                  Regular Boardgames draft (.rbgd), chosen by file extension. Exit codes: 0 success, 1 invalid input or failed check, 2 usage error."
+                  GDL/KIF (.kif, .gdl), High-level Regular Games (.hrg), the early \
+                  Regular Boardgames draft (.rbgd) and replay (.replay), chosen by file extension. Exit codes: 0 success, 1 invalid input or failed check, 2 usage error."
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    #[command(flatten)]
+    pub replay: ReplayArgs,
+}
+
+/// Options of .replay files (docs/replay.md): which game, how many rounds,
+/// which seats are fixed. They override the file's `/*@rgw … */`
+/// directives and apply to every command that reads a .replay file.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ReplayArgs {
+    /// replay: the Game to translate, a global `NAME` or `NAME[i]`
+    /// (default: the only global Game).
+    #[arg(
+        long,
+        global = true,
+        value_name = "NAME",
+        help_heading = "replay options"
+    )]
+    pub game: Option<String>,
+    /// replay: the number of rounds (required here or in the file).
+    #[arg(long, global = true, value_name = "R", help_heading = "replay options")]
+    pub rounds: Option<u64>,
+    /// replay: fix seat SEAT (from 0) to the global Player or Strategy NAME;
+    /// repeatable; replaces the file's fix directives.
+    #[arg(
+        long,
+        global = true,
+        value_name = "SEAT:NAME",
+        help_heading = "replay options"
+    )]
+    pub fix: Vec<String>,
+    /// replay: seed of `rand` (default 0; `play` has its own --seed).
+    #[arg(long, global = true, value_name = "N", help_heading = "replay options")]
+    pub rand_seed: Option<u64>,
+    /// replay: payoff scale of discounted seats (default: chosen exactly, at most 100).
+    #[arg(long, global = true, value_name = "S", help_heading = "replay options")]
+    pub scale: Option<u64>,
+    /// replay: round every noise probability to a multiple of 1/N.
+    #[arg(long, global = true, value_name = "N", help_heading = "replay options")]
+    pub noise_denominator: Option<u64>,
+    /// replay: the most moves one noise draw may have (default 10000).
+    #[arg(long, global = true, value_name = "N", help_heading = "replay options")]
+    pub max_random_moves: Option<u64>,
+    /// replay: end evaluation at the first simulation statement (%, ~, #)
+    /// instead of failing.
+    #[arg(long, global = true, help_heading = "replay options")]
+    pub stop_at_simulation: bool,
+    /// replay: `check` prints what the program's print/println wrote.
+    #[arg(long, global = true, help_heading = "replay options")]
+    pub echo: bool,
+}
+
+impl ReplayArgs {
+    /// The options, or a usage error for a malformed `--fix`; and the
+    /// first option given (replay options apply to .replay files only).
+    pub fn options(&self) -> Result<(replay::Options, Option<&'static str>), String> {
+        let mut o = replay::Options {
+            game: self.game.clone(),
+            rounds: self.rounds,
+            seed: self.rand_seed,
+            scale: self.scale,
+            noise_denominator: self.noise_denominator,
+            max_random_moves: self.max_random_moves,
+            stop_at_simulation: self.stop_at_simulation,
+            ..replay::Options::default()
+        };
+        for fix in &self.fix {
+            o.set("fix", Some(fix)).map_err(|e| format!("--{e}"))?;
+        }
+        let given = [
+            ("--game", self.game.is_some()),
+            ("--rounds", self.rounds.is_some()),
+            ("--fix", !self.fix.is_empty()),
+            ("--rand-seed", self.rand_seed.is_some()),
+            ("--scale", self.scale.is_some()),
+            ("--noise-denominator", self.noise_denominator.is_some()),
+            ("--max-random-moves", self.max_random_moves.is_some()),
+            ("--stop-at-simulation", self.stop_at_simulation),
+            ("--echo", self.echo),
+        ]
+        .into_iter()
+        .find(|(_, g)| *g)
+        .map(|(name, _)| name);
+        Ok((o, given))
+    }
 }
 
 #[derive(Subcommand, Debug)]

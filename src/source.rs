@@ -15,6 +15,7 @@ pub enum Language {
     Hrg,
     /// The early RBG draft (rbg-draft.md).
     RbgDraft,
+    Replay,
 }
 
 impl Language {
@@ -25,6 +26,7 @@ impl Language {
             "kif" | "gdl" => Some(Language::Gdl),
             "hrg" => Some(Language::Hrg),
             "rbgd" => Some(Language::RbgDraft),
+            "replay" => Some(Language::Replay),
             _ => None,
         }
     }
@@ -36,6 +38,7 @@ impl Language {
             Language::Gdl => "gdl",
             Language::Hrg => "hrg",
             Language::RbgDraft => "rbgd",
+            Language::Replay => "replay",
         }
     }
 }
@@ -81,10 +84,18 @@ impl Source {
     pub fn read(path: &Path) -> Result<Source, CliError> {
         let language = Language::from_path(path).ok_or_else(|| {
             CliError::Usage(format!(
-                "cannot tell the language of {}: expected a .rg, .rbg, .rbgd, .kif, .gdl or .hrg file",
+                "cannot tell the language of {}: expected a .rg, .rbg, .rbgd, .kif, .gdl, .hrg or .replay file",
                 path.display()
             ))
         })?;
+        if language != Language::Replay {
+            if let Some(option) = crate::pipeline::translation::replay_option_given() {
+                return Err(CliError::Usage(format!(
+                    "{option} applies to .replay files only, not to {}",
+                    path.display()
+                )));
+            }
+        }
         let bytes = std::fs::read(path)
             .map_err(|e| CliError::Failed(format!("error: cannot read {}: {e}", path.display())))?;
         // KIF comments may hold invalid UTF-8; everything else must be UTF-8.

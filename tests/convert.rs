@@ -207,7 +207,7 @@ fn usage_errors() {
 }
 
 /// The README's main command: the bundled corpus converts, and every RBG,
-/// draft RBG, GDL and HRG game is verified against its native model.
+/// draft RBG, GDL, HRG and replay game is verified against its native model.
 #[test]
 fn the_bundled_corpus_converts_and_verifies() {
     let dir = TempDir::new("bundled");
@@ -216,9 +216,10 @@ fn the_bundled_corpus_converts_and_verifies() {
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     let r = report(&out);
     let games = r["games"].as_array().unwrap();
-    // With the three chess games of corpus/kif and the twelve draft games
-    // of corpus/rbg-draft.
-    assert_eq!(games.len(), 25, "{r}");
+    // 13 games before, the twelve draft games of corpus/rbg-draft, the
+    // prisoner's dilemma of corpus/kif and the eleven games of
+    // corpus/replay.
+    assert_eq!(games.len(), 37, "{r}");
     for g in games {
         assert_eq!(g["status"], "verified", "{g}");
         assert!(g["nodes"].as_u64().unwrap() > 0, "{g}");

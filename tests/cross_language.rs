@@ -3,7 +3,12 @@
 //! RBG (native interpreter and RG translation), GDL (joint-move perft, and
 //! its RG translation at k·n plies), HRG (native interpreter and RG
 //! translation) and the early RBG draft (native interpreter and RG
-//! translation; also breakthrough 8x8 and king-capture chess).
+//! translation; also breakthrough 8x8 and king-capture chess); and the
+//! two-round Prisoner's Dilemma in replay (native model and RG translation)
+//! and GDL (sequential reasoner and RG translation), whose perft and
+//! terminal goals agree play by play.
+
+use std::collections::{BTreeMap, HashSet};
 
 use rg_core::engine::{Engine, EngineOptions};
 use rg_core::model::{perft, Budget, ForwardModel};
@@ -174,4 +179,61 @@ fn chess_in_draft_rbg_gdl_and_rbg() {
         let native = series(&rbg::Interpreter::new(&game).unwrap(), 0..=3);
         assert_eq!(native, expected);
     }
+}
+
+/// The multiset of terminal goal vectors over the plays perft counts.
+fn census<M: ForwardModel>(model: &M) -> BTreeMap<Vec<i64>, u64> {
+    fn walk<M: ForwardModel>(model: &M, s: &M::State, out: &mut BTreeMap<Vec<i64>, u64>) {
+        if model.is_terminal(s) {
+            *out.entry(model.goals(s)).or_insert(0) += 1;
+            return;
+        }
+        let mut moves = Vec::new();
+        model.legal_moves(s, &mut moves).unwrap();
+        let random = model.current_player(s) == rg_core::model::Player::Random;
+        let mut seen = HashSet::new();
+        for mv in &moves {
+            let mut child = s.clone();
+            model.apply(&mut child, mv).unwrap();
+            if !random || seen.insert(child.clone()) {
+                walk(model, &child, out);
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(model, &model.initial().unwrap(), &mut out);
+    out
+}
+
+/// replay sequentializes a round as one ply per free seat in seat order
+/// (replay.md §6.1), as the GDL translation orders roles; so perft agrees
+/// at every depth, and the GDL file's goals (sum of payoffs + 10) are
+/// replay's shifted goals.
+#[test]
+fn prisoners_dilemma_in_replay_and_gdl() {
+    let expected = vec![1, 2, 4, 8, 16, 0];
+    let text = corpus("replay/prisonersDilemma.replay");
+    let options = replay::Options::default();
+    let loaded = replay::load(&text, &options).unwrap();
+    let native = replay::Native::new(&loaded.instance).unwrap();
+    let (_, t) = replay::translate(&text, &options).unwrap();
+    let replay_rg = Engine::new(&t.game, EngineOptions::default()).unwrap();
+    assert_eq!(series(&native, 0..=5), expected);
+    assert_eq!(series(&replay_rg, 0..=5), expected);
+
+    let kif = corpus("kif/prisonersDilemma.kif");
+    let game = gdl::load(&kif).unwrap();
+    let reasoner = gdl::Prover::new(&game.description).unwrap();
+    let gdl_rg = gdl::translate(&kif, &propnet::GroundingLimits::default())
+        .unwrap()
+        .game;
+    let gdl_rg = Engine::new(&gdl_rg, EngineOptions::default()).unwrap();
+    assert_eq!(series(&reasoner, 0..=5), expected);
+    assert_eq!(series(&gdl_rg, 0..=5), expected);
+
+    let reference = census(&native);
+    assert_eq!(reference.values().sum::<u64>(), 16);
+    assert_eq!(census(&replay_rg), reference);
+    assert_eq!(census(&reasoner), reference);
+    assert_eq!(census(&gdl_rg), reference);
 }

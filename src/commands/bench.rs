@@ -25,6 +25,7 @@ use serde::Serialize;
 use crate::cli::{BenchArgs, ModelArgs};
 use crate::pipeline::models::{
     engine_options, gdl_reasoner, hrg_interpreter, rbg_draft_interpreter, rbg_interpreter,
+    replay_native,
 };
 use crate::pipeline::translation;
 use crate::source::{game_files, CliError, Language, Source};
@@ -232,6 +233,11 @@ fn measure(path: &Path, options: &BenchArgs, bench: &mut GameBench) -> Result<()
             )?,
             Language::RbgDraft => perft_at(
                 &rbg_draft_interpreter(&source).map_err(|e| e.to_string())?,
+                depth,
+                slower,
+            )?,
+            Language::Replay => perft_at(
+                &replay_native(&source).map_err(|e| e.to_string())?,
                 depth,
                 slower,
             )?,

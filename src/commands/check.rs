@@ -28,7 +28,13 @@ pub fn run(path: &Path) -> Result<ExitCode, CliError> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        Language::Hrg => {
+        Language::Hrg | Language::Replay => {
+            if source.language == Language::Replay && crate::pipeline::translation::echo() {
+                let options = crate::pipeline::translation::replay_options();
+                let loaded =
+                    replay::load(&source.text, &options).map_err(|d| source.invalid(&d))?;
+                print!("{}", loaded.output);
+            }
             let translated = crate::pipeline::translation::to_rg(&source)?;
             if !translated.warnings.is_empty() {
                 eprintln!("{}", source.render(&translated.warnings));

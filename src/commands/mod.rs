@@ -25,6 +25,15 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         return passes::run();
     }
     configure_grounding(&cli.command)?;
+    let (replay, given) = cli.replay.options().map_err(CliError::Usage)?;
+    if let (Some(option), Command::Convert { .. }) = (given, &cli.command) {
+        return Err(CliError::Usage(format!(
+            "{option} does not apply to convert, which reads each .replay file's own \
+             /*@rgw … */ directives"
+        )));
+    }
+    crate::pipeline::translation::configure_replay(replay, given);
+    crate::pipeline::translation::configure_echo(cli.replay.echo);
     match cli.command {
         Command::Check { file } => check::run(&file),
         Command::Fmt { file, check, write } => fmt::run(&file, fmt::Mode::new(check, write)),

@@ -85,6 +85,13 @@ pub fn run(
     if let Some(table) = &table {
         all_agree &= expected_counts_agree(&source, table, &verdicts);
     }
+    // replay: once perft reached the end of the game, its plays' goals.
+    let game_ended = verdicts
+        .iter()
+        .all(|(_, v)| v.agrees() && v.agreed().last() == Some(&0));
+    if source.language == Language::Replay && checks.against.is_none() && game_ended {
+        all_agree &= replay_goals_agree(&source, args)?;
+    }
     if all_agree && !complete {
         // As perft does: a run cut short by a limit did not verify what
         // was asked.
@@ -98,6 +105,47 @@ pub fn run(
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Plays whose goals `verify` compares at most (a census walks them all).
+const MAX_CENSUS_PLAYS: u64 = 1_000_000;
+
+/// Compares the terminal goals of a replay file's native model and RG
+/// translation play by play, and prints the result.
+fn replay_goals_agree(source: &Source, args: &ModelArgs) -> Result<bool, CliError> {
+    use crate::pipeline::goals::{census, difference};
+    use crate::pipeline::models::{engine_for, replay_native, runtime_error};
+    let native = replay_native(source)?;
+    let game = crate::pipeline::translation::to_rg(source)?.game;
+    let game = crate::pipeline::optimizing::apply(game, &args.optimize)?;
+    let engine = engine_for(source, &game, args)?;
+    let left = census(&native, MAX_CENSUS_PLAYS).map_err(|e| runtime_error(source, e))?;
+    let right = census(&engine, MAX_CENSUS_PLAYS).map_err(|e| runtime_error(source, e))?;
+    let (Some(left), Some(right)) = (left, right) else {
+        println!(
+            "{}: terminal goals: not compared (more than {MAX_CENSUS_PLAYS} plays)",
+            source.name()
+        );
+        return Ok(true);
+    };
+    match difference(&left, &right) {
+        None => {
+            let plays: u64 = left.values().sum();
+            println!(
+                "{}: terminal goals: native model vs RG translation: agree over {plays} plays ({} goal vectors)",
+                source.name(),
+                left.len()
+            );
+            Ok(true)
+        }
+        Some(what) => {
+            println!(
+                "{}: terminal goals: native model vs RG translation: differ: {what}",
+                source.name()
+            );
+            Ok(false)
+        }
+    }
 }
 
 /// Checks the counts every comparison agreed on against the table, and

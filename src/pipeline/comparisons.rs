@@ -11,7 +11,7 @@ use rg_core::verify::{verify, Verdict};
 
 use super::models::{
     engine_for, gdl_reasoner, hrg_interpreter, propnet_model, rbg_draft_interpreter,
-    rbg_interpreter, with_model, ModelTask,
+    rbg_interpreter, replay_native, with_model, ModelTask,
 };
 use super::{optimizing, translation};
 use crate::cli::ModelArgs;
@@ -43,6 +43,7 @@ pub fn comparisons(
             &hrg_interpreter(source, args)?,
             "native interpreter",
         )?],
+        Language::Replay => vec![compare(&replay_native(source)?, "native model")?],
         Language::Gdl => {
             let reasoner = gdl_reasoner(source)?;
             let propnet = propnet_model(source)?;
@@ -109,6 +110,7 @@ pub fn against_native(
         Language::Gdl => Box::new(gdl_reasoner(source)?),
         Language::Hrg => Box::new(hrg_interpreter(source, args)?),
         Language::RbgDraft => Box::new(rbg_draft_interpreter(source)?),
+        Language::Replay => Box::new(replay_native(source)?),
         Language::Rg => return Ok(None),
     };
     let engine = engine_for(source, game, args)?;

@@ -36,7 +36,9 @@ pub fn via(source: &Source, args: &ModelArgs) -> Result<Via, CliError> {
         Some(other) => {
             let options = match source.language {
                 Language::Gdl => "native, propnet or rg",
-                Language::Rbg | Language::Hrg | Language::RbgDraft => "native or rg",
+                Language::Rbg | Language::Hrg | Language::RbgDraft | Language::Replay => {
+                    "native or rg"
+                }
                 Language::Rg => "rg",
             };
             return Err(CliError::Usage(format!(
@@ -63,6 +65,7 @@ pub fn check_model_options(source: &Source, args: &ModelArgs) -> Result<(), CliE
         (Language::Gdl, Via::Propnet) => "the GDL propnet",
         (Language::Hrg, Via::Native) => "the HRG interpreter",
         (Language::RbgDraft, Via::Native) => "the draft RBG interpreter",
+        (Language::Replay, Via::Native) => "the replay native model",
         _ => "the RG engine",
     };
     let engine_only = [
@@ -117,6 +120,7 @@ pub fn with_model<T: ModelTask>(
         (Language::RbgDraft, _) => {
             task.run(&rbg_draft_interpreter(source)?, "draft RBG interpreter")
         }
+        (Language::Replay, _) => task.run(&replay_native(source)?, "replay native model"),
         (Language::Gdl, Via::Propnet) => task.run(&propnet_model(source)?, "GDL propnet"),
         (Language::Gdl, _) => task.run(&gdl_reasoner(source)?, "GDL reasoner"),
     }
@@ -163,6 +167,14 @@ pub fn hrg_interpreter(source: &Source, args: &ModelArgs) -> Result<hrg::Interpr
         ..hrg::interpreter::InterpreterOptions::default()
     };
     hrg::Interpreter::with_options(&source.text, options).map_err(|d| source.invalid(&d))
+}
+
+/// The native model of a replay file's repeated game (its directives and
+/// the command line's replay options select it).
+pub fn replay_native(source: &Source) -> Result<replay::Native, CliError> {
+    let options = super::translation::replay_options();
+    let loaded = replay::load(&source.text, &options).map_err(|d| source.invalid(&d))?;
+    replay::Native::new(&loaded.instance).map_err(|d| source.invalid(&[d]))
 }
 
 pub fn gdl_game(source: &Source) -> Result<gdl::Game, CliError> {

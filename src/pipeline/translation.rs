@@ -35,6 +35,37 @@ pub fn grounding_limits() -> propnet::GroundingLimits {
     GROUNDING.get().cloned().unwrap_or_default()
 }
 
+/// The replay options of this run (docs/replay.md), set once from the
+/// command line; a file's own `/*@rgw … */` directives fill in the rest.
+static REPLAY: OnceLock<(replay::Options, Option<&'static str>)> = OnceLock::new();
+
+/// `--echo`: show what a replay program printed.
+static ECHO: OnceLock<bool> = OnceLock::new();
+
+pub fn configure_echo(echo: bool) {
+    let _ = ECHO.set(echo);
+}
+
+pub fn echo() -> bool {
+    ECHO.get().copied().unwrap_or(false)
+}
+
+/// Sets the replay options of this run; `given` names the first replay
+/// option on the command line (for the usage error on other languages).
+pub fn configure_replay(options: replay::Options, given: Option<&'static str>) {
+    let _ = REPLAY.set((options, given));
+}
+
+/// The replay options of this run (none unless configured).
+pub fn replay_options() -> replay::Options {
+    REPLAY.get().map(|(o, _)| o.clone()).unwrap_or_default()
+}
+
+/// The first replay option given on the command line, if any.
+pub fn replay_option_given() -> Option<&'static str> {
+    REPLAY.get().and_then(|(_, given)| *given)
+}
+
 /// A translated game and the warnings found on the way.
 pub struct Translated {
     pub game: Game,
@@ -79,6 +110,13 @@ pub fn translate_game_within(
         }
         Language::RbgDraft => {
             let t = rbg_draft::translate(&source.text)?;
+            Ok(Translated {
+                game: t.game,
+                warnings: t.warnings,
+            })
+        }
+        Language::Replay => {
+            let (_, t) = replay::translate(&source.text, &replay_options())?;
             Ok(Translated {
                 game: t.game,
                 warnings: t.warnings,

@@ -63,6 +63,13 @@ fn breakthrough_6x6() {
     check("breakthrough.kif", 3, 2);
 }
 
+/// The two-round Prisoner's Dilemma (the replay corpus's game in GDL):
+/// the whole game, past its end.
+#[test]
+fn prisoners_dilemma() {
+    check("prisonersDilemma.kif", 3, 3);
+}
+
 /// Standard chess: RG perft at depths 2, 4, 6 (one to three full rounds)
 /// is 20, 400, 8902 (perft.tsv), the prover agrees at every depth up to
 /// two rounds, and the prover's joint perft gives the same three numbers.
