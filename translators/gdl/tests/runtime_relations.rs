@@ -1,0 +1,162 @@
+//! Run-time relations (docs/gdl.md §5.8): a derived relation too large to
+//! ground is evaluated against the state. The prover and the propnet model
+//! must agree on every state, goals and terminal included.
+
+use std::time::Duration;
+
+use gdl::Prover;
+use propnet::{GroundingLimits, PropnetModel};
+use rg_core::model::{perft, Budget, ForwardModel};
+
+/// A 2×2 "latin square": one player fills the cells with 1 or 2; goal 100
+/// iff each row and column holds both digits. `good` has the shape of
+/// sudoku's `goodRow` (cells joined with a static `exactlyOne` check).
+const LATIN: &str = r#"
+(role p)
+(digit 1) (digit 2)
+(index 1) (index 2)
+(<= (legal p (play ?i ?j ?m)) (digit ?m) (empty ?i ?j))
+(<= (next (mark ?i ?j ?m)) (does p (play ?i ?j ?m)))
+(<= (next (mark ?i ?j ?m)) (true (mark ?i ?j ?m)))
+(<= (empty ?i ?j) (index ?i) (index ?j) (not (true (mark ?i ?j 1))) (not (true (mark ?i ?j 2))))
+(<= anyEmpty (empty ?i ?j))
+(<= terminal (not anyEmpty))
+(same 1 1) (same 2 2)
+(<= (one ?z ?a ?b) (same ?z ?a) (digit ?b) (distinct ?z ?b))
+(<= (one ?z ?a ?b) (same ?z ?b) (digit ?a) (distinct ?z ?a))
+(<= (goodRow ?i) (true (mark ?i 1 ?a)) (true (mark ?i 2 ?b)) (one 1 ?a ?b) (one 2 ?a ?b))
+(<= (goodCol ?j) (true (mark 1 ?j ?a)) (true (mark 2 ?j ?b)) (distinct ?a ?b))
+(<= win (goodRow 1) (goodRow 2) (goodCol 1) (goodCol 2))
+(<= (goal p 100) win)
+(<= (goal p 0) (not win))
+"#;
+
+fn load(source: &str) -> gdl::Game {
+    gdl::load(source).unwrap_or_else(|e| panic!("{}", e[0].message))
+}
+
+/// The propnet model with the named relations evaluated at run time
+/// (they are small here, so grounding would not choose it by itself).
+fn forced(program: &propnet::datalog::Program, names: &[&str]) -> Result<PropnetModel, String> {
+    propnet::ground_with_runtime(program, &GroundingLimits::default(), names)
+        .map(PropnetModel::from_ground)
+        .map_err(|e| e.to_string())
+}
+
+/// Walks the whole game tree of both models in lockstep (moves matched
+/// by name), comparing legal moves, terminal and goals on every state;
+/// returns (states, terminal states with goal 100, with goal 0).
+fn compare_everywhere(game: &gdl::Game, model: &PropnetModel) -> (u64, u64, u64) {
+    let prover = Prover::new(&game.description).expect("prover");
+    let mut stack = vec![(prover.initial().unwrap(), model.initial().unwrap())];
+    let (mut states, mut wins, mut losses) = (0, 0, 0);
+    while let Some((a, b)) = stack.pop() {
+        states += 1;
+        assert_eq!(prover.is_terminal(&a), model.is_terminal(&b));
+        assert_eq!(prover.goals(&a), model.goals(&b));
+        if prover.is_terminal(&a) {
+            match prover.goals(&a).as_slice() {
+                [100] => wins += 1,
+                [0] => losses += 1,
+                other => panic!("unexpected goals {other:?}"),
+            }
+            continue;
+        }
+        let (mut ma, mut mb) = (Vec::new(), Vec::new());
+        prover.legal_moves(&a, &mut ma).unwrap();
+        model.legal_moves(&b, &mut mb).unwrap();
+        let mut na: Vec<String> = ma.iter().map(|m| prover.format_move(m)).collect();
+        let mut nb: Vec<String> = mb.iter().map(|m| model.format_move(m)).collect();
+        na.sort();
+        nb.sort();
+        assert_eq!(na, nb);
+        for m in &ma {
+            let name = prover.format_move(m);
+            let k = mb
+                .iter()
+                .position(|x| model.format_move(x) == name)
+                .unwrap();
+            let (mut a2, mut b2) = (a.clone(), b.clone());
+            prover.apply(&mut a2, m).unwrap();
+            model.apply(&mut b2, &mb[k]).unwrap();
+            stack.push((a2, b2));
+        }
+    }
+    (states, wins, losses)
+}
+
+#[test]
+fn latin_square_runtime_relations_agree_with_the_prover_on_every_state() {
+    let game = load(LATIN);
+    let program = gdl::to_datalog(&game);
+    let model = forced(&program, &["goodrow", "goodcol"]).unwrap();
+    let ground = model.ground_program();
+    let runtime: Vec<&str> = ground
+        .runtime
+        .relations
+        .iter()
+        .map(|&(s, _)| ground.symbols.name(s))
+        .collect();
+    assert_eq!(runtime, ["goodrow", "goodcol"]);
+    assert_eq!(ground.runtime.atoms.len(), 4);
+    let (states, wins, losses) = compare_everywhere(&game, &model);
+    // 4 cells, 2 digits: 1 + 8 + 48 + 192 + 384 states; 2 of the 16
+    // fillings are latin squares, each reached in 4! orders.
+    assert_eq!(states, 633);
+    assert_eq!(wins, 48);
+    assert_eq!(losses, 336);
+}
+
+#[test]
+fn latin_square_without_runtime_relations_is_the_same_game() {
+    let game = load(LATIN);
+    let program = gdl::to_datalog(&game);
+    let model = PropnetModel::new(&program, &GroundingLimits::default()).unwrap();
+    assert!(model.ground_program().runtime.relations.is_empty());
+    assert_eq!(compare_everywhere(&game, &model), (633, 48, 336));
+}
+
+#[test]
+fn forcing_an_ineligible_relation_is_an_error() {
+    let game = load(LATIN);
+    let program = gdl::to_datalog(&game);
+    // `win` reads derived dynamic relations, `legal` is a GDL relation.
+    for name in ["win", "legal", "nosuchrelation"] {
+        let error = forced(&program, &[name])
+            .err()
+            .unwrap_or_else(|| panic!("{name}: expected an error"));
+        assert!(
+            error.contains("cannot be evaluated at run time"),
+            "{name}: {error}"
+        );
+    }
+}
+
+fn sudoku() -> Option<gdl::Game> {
+    let corpus = testkit::shared_corpus("runtime_relations")?;
+    let path = corpus.join("kif/sudoku.kif");
+    Some(load(&std::fs::read_to_string(path).expect("sudoku.kif")))
+}
+
+#[test]
+fn sudoku_grounds_with_runtime_relations_and_agrees_with_the_prover() {
+    let Some(game) = sudoku() else { return };
+    let program = gdl::to_datalog(&game);
+    let model = PropnetModel::new(&program, &GroundingLimits::default()).unwrap();
+    let ground = model.ground_program();
+    let mut runtime: Vec<&str> = ground
+        .stats
+        .runtime_relations
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .collect();
+    runtime.sort_unstable();
+    assert_eq!(runtime, ["goodcolumn", "goodrow", "goodsquare"]);
+    let prover = Prover::new(&game.description).unwrap();
+    let (p0, m0) = (prover.initial().unwrap(), model.initial().unwrap());
+    for (depth, expected) in [(0, 1), (1, 729), (2, 729 * 720)] {
+        let budget = || Budget::with_time_limit(Duration::from_secs(120));
+        assert_eq!(perft(&prover, &p0, depth, &mut budget()).unwrap(), expected);
+        assert_eq!(perft(&model, &m0, depth, &mut budget()).unwrap(), expected);
+    }
+}
