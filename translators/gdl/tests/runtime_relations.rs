@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use gdl::Prover;
 use propnet::{GroundingLimits, PropnetModel};
+use rg_core::engine::{Engine, EngineOptions};
 use rg_core::model::{perft, Budget, ForwardModel};
 
 /// A 2×2 "latin square": one player fills the cells with 1 or 2; goal 100
@@ -43,17 +44,39 @@ fn forced(program: &propnet::datalog::Program, names: &[&str]) -> Result<Propnet
         .map_err(|e| e.to_string())
 }
 
-/// Walks the whole game tree of both models in lockstep (moves matched
-/// by name), comparing legal moves, terminal and goals on every state;
-/// returns (states, terminal states with goal 100, with goal 0).
+/// The RG translation of the program `model` was built from, run by the
+/// RG engine.
+fn rg_engine(game: &gdl::Game, model: &PropnetModel) -> Engine {
+    let t = gdl::lower(game, model.ground_program())
+        .unwrap_or_else(|e| panic!("lowering: {}", e[0].message));
+    Engine::new(&t.game, EngineOptions::default())
+        .unwrap_or_else(|e| panic!("engine: {}", e[0].message))
+}
+
+fn names<M: ForwardModel>(m: &M, moves: &[M::Move]) -> Vec<String> {
+    let mut v: Vec<String> = moves.iter().map(|x| m.format_move(x)).collect();
+    v.sort();
+    v
+}
+
+/// Walks the whole game tree of the three models in lockstep (moves
+/// matched by name), comparing legal moves, terminal and goals on every
+/// state; returns (states, terminal states with goal 100, with goal 0).
 fn compare_everywhere(game: &gdl::Game, model: &PropnetModel) -> (u64, u64, u64) {
     let prover = Prover::new(&game.description).expect("prover");
-    let mut stack = vec![(prover.initial().unwrap(), model.initial().unwrap())];
+    let rg = rg_engine(game, model);
+    let mut stack = vec![(
+        prover.initial().unwrap(),
+        model.initial().unwrap(),
+        rg.initial().unwrap(),
+    )];
     let (mut states, mut wins, mut losses) = (0, 0, 0);
-    while let Some((a, b)) = stack.pop() {
+    while let Some((a, b, c)) = stack.pop() {
         states += 1;
         assert_eq!(prover.is_terminal(&a), model.is_terminal(&b));
+        assert_eq!(prover.is_terminal(&a), rg.is_terminal(&c));
         assert_eq!(prover.goals(&a), model.goals(&b));
+        assert_eq!(prover.goals(&a), rg.goals(&c));
         if prover.is_terminal(&a) {
             match prover.goals(&a).as_slice() {
                 [100] => wins += 1,
@@ -62,24 +85,24 @@ fn compare_everywhere(game: &gdl::Game, model: &PropnetModel) -> (u64, u64, u64)
             }
             continue;
         }
-        let (mut ma, mut mb) = (Vec::new(), Vec::new());
+        let (mut ma, mut mb, mut mc) = (Vec::new(), Vec::new(), Vec::new());
         prover.legal_moves(&a, &mut ma).unwrap();
         model.legal_moves(&b, &mut mb).unwrap();
-        let mut na: Vec<String> = ma.iter().map(|m| prover.format_move(m)).collect();
-        let mut nb: Vec<String> = mb.iter().map(|m| model.format_move(m)).collect();
-        na.sort();
-        nb.sort();
-        assert_eq!(na, nb);
+        rg.legal_moves(&c, &mut mc).unwrap();
+        assert_eq!(names(&prover, &ma), names(model, &mb));
+        assert_eq!(names(&prover, &ma), names(&rg, &mc));
         for m in &ma {
             let name = prover.format_move(m);
             let k = mb
                 .iter()
                 .position(|x| model.format_move(x) == name)
                 .unwrap();
-            let (mut a2, mut b2) = (a.clone(), b.clone());
+            let j = mc.iter().position(|x| rg.format_move(x) == name).unwrap();
+            let (mut a2, mut b2, mut c2) = (a.clone(), b.clone(), c.clone());
             prover.apply(&mut a2, m).unwrap();
             model.apply(&mut b2, &mb[k]).unwrap();
-            stack.push((a2, b2));
+            rg.apply(&mut c2, &mc[j]).unwrap();
+            stack.push((a2, b2, c2));
         }
     }
     (states, wins, losses)
@@ -153,10 +176,16 @@ fn sudoku_grounds_with_runtime_relations_and_agrees_with_the_prover() {
     runtime.sort_unstable();
     assert_eq!(runtime, ["goodcolumn", "goodrow", "goodsquare"]);
     let prover = Prover::new(&game.description).unwrap();
-    let (p0, m0) = (prover.initial().unwrap(), model.initial().unwrap());
+    let rg = rg_engine(&game, &model);
+    let (p0, m0, r0) = (
+        prover.initial().unwrap(),
+        model.initial().unwrap(),
+        rg.initial().unwrap(),
+    );
     for (depth, expected) in [(0, 1), (1, 729), (2, 729 * 720)] {
         let budget = || Budget::with_time_limit(Duration::from_secs(120));
         assert_eq!(perft(&prover, &p0, depth, &mut budget()).unwrap(), expected);
         assert_eq!(perft(&model, &m0, depth, &mut budget()).unwrap(), expected);
+        assert_eq!(perft(&rg, &r0, depth, &mut budget()).unwrap(), expected);
     }
 }

@@ -11,6 +11,7 @@
 
 mod analysis;
 mod emit;
+mod runtime;
 mod trie;
 
 use std::time::{Duration, Instant};
@@ -73,22 +74,6 @@ pub fn translate(source: &str, limits: &GroundingLimits) -> Result<Translation, 
 /// Lowers a validated game from its ground program (of
 /// `propnet::ground(&gdl::to_datalog(game), …)`), and checks the result.
 pub fn lower(game: &GdlGame, ground: &GroundProgram) -> Result<Translation, Vec<Diagnostic>> {
-    if !ground.runtime.relations.is_empty() {
-        let names: Vec<&str> = ground
-            .runtime
-            .relations
-            .iter()
-            .map(|&(s, _)| ground.symbols.name(s))
-            .collect();
-        return Err(vec![Diagnostic::error(
-            format!(
-                "cannot translate to RG yet: the relations {} are evaluated at run time \
-                 (too large to ground), which the RG lowering does not support",
-                names.join(", ")
-            ),
-            None,
-        )]);
-    }
     let start = Instant::now();
     let emitted = emit::emit(ground)?;
     let lowering_time = start.elapsed();
