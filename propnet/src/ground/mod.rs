@@ -88,7 +88,7 @@ pub enum GroundingError {
 /// could be evaluated at run time gives up and makes it run-time instead
 /// (sudoku's `goodRow` would need hundreds of millions). A step count, not
 /// a time, so that the decision does not depend on the machine's load.
-const RUNTIME_WORK: u32 = 4_000_000;
+const RUNTIME_WORK: u32 = 500_000;
 
 /// Instances of a relation's rules after which it becomes run-time.
 const RUNTIME_RULES: usize = 1_000_000;

@@ -165,8 +165,16 @@ fn sudoku() -> Option<gdl::Game> {
 fn sudoku_grounds_with_runtime_relations_and_agrees_with_the_prover() {
     let Some(game) = sudoku() else { return };
     let program = gdl::to_datalog(&game);
+    let start = std::time::Instant::now();
     let model = PropnetModel::new(&program, &GroundingLimits::default()).unwrap();
     let ground = model.ground_program();
+    eprintln!(
+        "sudoku: grounded in {:.2?}: {} atoms, {} rules, {:?}",
+        start.elapsed(),
+        ground.atoms.len(),
+        ground.rules.len(),
+        ground.stats
+    );
     let mut runtime: Vec<&str> = ground
         .stats
         .runtime_relations
@@ -188,4 +196,80 @@ fn sudoku_grounds_with_runtime_relations_and_agrees_with_the_prover() {
         assert_eq!(perft(&model, &m0, depth, &mut budget()).unwrap(), expected);
         assert_eq!(perft(&rg, &r0, depth, &mut budget()).unwrap(), expected);
     }
+}
+
+/// `big` joins seven cells of ten digits each, chained by `distinct` (so
+/// that decomposition cannot split it; about 5 million instances): its
+/// instantiation passes the grounder's step budget, so it becomes
+/// run-time by itself. The variant that also reads `does` cannot, and
+/// grounding fails with a limit instead.
+const BIG: &str = r#"
+(role p)
+(digit 0) (digit 1) (digit 2) (digit 3) (digit 4) (digit 5) (digit 6) (digit 7) (digit 8) (digit 9)
+(cell 1) (cell 2) (cell 3) (cell 4) (cell 5) (cell 6) (cell 7)
+(<= (init (c ?i ?d)) (cell ?i) (digit ?d))
+(init step0)
+(<= (legal p (play ?d)) (digit ?d) (true step0))
+(<= (next (c ?i ?d)) (true (c ?i ?d)) (not (does p (play ?d))))
+(<= (next step1) (true step0))
+(<= big (true (c 1 ?a)) (true (c 2 ?b)) (true (c 3 ?x)) (true (c 4 ?y)) (true (c 5 ?z))
+        (true (c 6 ?u)) (true (c 7 ?w)) (distinct ?a ?b) (distinct ?b ?x) (distinct ?x ?y)
+        (distinct ?y ?z) (distinct ?z ?u) (distinct ?u ?w))
+(<= (next won) big)
+(<= terminal (true step1))
+(<= (goal p 100) (true won))
+(<= (goal p 0) (not (true won)))
+"#;
+
+#[test]
+fn a_relation_past_the_step_budget_becomes_runtime() {
+    let game = load(BIG);
+    let program = gdl::to_datalog(&game);
+    let model = PropnetModel::new(&program, &GroundingLimits::default()).unwrap();
+    let stats = &model.ground_program().stats;
+    assert_eq!(stats.runtime_relations.len(), 1, "{stats:?}");
+    assert_eq!(stats.runtime_relations[0].0, "big");
+    assert!(stats.runtime_relations[0].1.contains("join steps"));
+    // Every move removes one digit from every cell: `big` still holds.
+    assert_eq!(compare_everywhere(&game, &model), (11, 10, 0));
+}
+
+#[test]
+fn a_large_relation_that_reads_moves_still_fails_with_a_limit() {
+    let source = BIG.replace(
+        "(<= big (true (c 1 ?a))",
+        "(<= big (does p (play ?a)) (true (c 1 ?a))",
+    );
+    assert_ne!(source, BIG);
+    let game = load(&source);
+    let program = gdl::to_datalog(&game);
+    let limits = GroundingLimits {
+        max_atoms: 100_000,
+        max_rules: 100_000,
+        max_time: Some(Duration::from_secs(20)),
+    };
+    let error = PropnetModel::new(&program, &limits).err().expect("a limit");
+    assert!(error.to_string().contains("exceeded"), "{error}");
+}
+
+/// A run-time rule comparing compound terms built from variables bound at
+/// run time has no RG lowering: the translation says so.
+#[test]
+fn compound_terms_over_runtime_variables_are_refused_by_the_lowering() {
+    let source = LATIN.replace(
+        "(<= (goodCol ?j) (true (mark 1 ?j ?a)) (true (mark 2 ?j ?b)) (distinct ?a ?b))",
+        "(<= (goodCol ?j) (true (mark 1 ?j ?a)) (true (mark 2 ?j ?b)) (distinct (f ?a) (f ?b)))",
+    );
+    assert_ne!(source, LATIN);
+    let game = load(&source);
+    let program = gdl::to_datalog(&game);
+    let model = forced(&program, &["goodcol"]).unwrap();
+    let error = gdl::lower(&game, model.ground_program())
+        .err()
+        .expect("a lowering error");
+    assert!(
+        error[0].message.contains("compound term"),
+        "{}",
+        error[0].message
+    );
 }
