@@ -273,3 +273,81 @@ fn compound_terms_over_runtime_variables_are_refused_by_the_lowering() {
         error[0].message
     );
 }
+
+/// The move of `model` named like `(play i j m)`.
+fn find_move<M: ForwardModel>(model: &M, state: &M::State, want: [u32; 3]) -> M::Move {
+    let mut moves = Vec::new();
+    model.legal_moves(state, &mut moves).unwrap();
+    let want: Vec<String> = std::iter::once("play".to_string())
+        .chain(want.iter().map(u32::to_string))
+        .collect();
+    moves
+        .into_iter()
+        .find(|m| {
+            let name = model.format_move(m);
+            let tokens: Vec<&str> = name
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|t| !t.is_empty())
+                .collect();
+            tokens == want
+        })
+        .unwrap_or_else(|| panic!("no move {want:?}"))
+}
+
+/// Fills the board cell by cell in the three models, comparing terminal
+/// and goals after every move; returns the final goals.
+fn fill_sudoku(board: impl Fn(u32, u32) -> u32) -> Option<Vec<i64>> {
+    let game = sudoku()?;
+    let program = gdl::to_datalog(&game);
+    let model = PropnetModel::new(&program, &GroundingLimits::default()).unwrap();
+    let prover = Prover::new(&game.description).unwrap();
+    let rg = rg_engine(&game, &model);
+    let (mut a, mut b, mut c) = (
+        prover.initial().unwrap(),
+        model.initial().unwrap(),
+        rg.initial().unwrap(),
+    );
+    for i in 1..=9 {
+        for j in 1..=9 {
+            let cell = [i, j, board(i, j)];
+            let ma = find_move(&prover, &a, cell);
+            prover.apply(&mut a, &ma).unwrap();
+            let mb = find_move(&model, &b, cell);
+            model.apply(&mut b, &mb).unwrap();
+            let mc = find_move(&rg, &c, cell);
+            rg.apply(&mut c, &mc).unwrap();
+            let last = i == 9 && j == 9;
+            assert_eq!(prover.is_terminal(&a), last);
+            assert_eq!(model.is_terminal(&b), last);
+            assert_eq!(rg.is_terminal(&c), last);
+            assert_eq!(prover.goals(&a), model.goals(&b), "after {cell:?}");
+            assert_eq!(prover.goals(&a), rg.goals(&c), "after {cell:?}");
+        }
+    }
+    Some(prover.goals(&a))
+}
+
+/// A solved grid: every row, column and square holds 1 to 9.
+fn solved(i: u32, j: u32) -> u32 {
+    ((i - 1) * 3 + (i - 1) / 3 + (j - 1)) % 9 + 1
+}
+
+#[test]
+fn sudoku_solved_grid_scores_100_in_all_three_models() {
+    if let Some(goals) = fill_sudoku(solved) {
+        assert_eq!(goals, [100]);
+    }
+}
+
+#[test]
+fn sudoku_grid_with_two_cells_swapped_scores_0_in_all_three_models() {
+    // Rows still hold 1 to 9; columns 1 and 2 do not.
+    let swapped = |i, j| match (i, j) {
+        (1, 1) => solved(1, 2),
+        (1, 2) => solved(1, 1),
+        _ => solved(i, j),
+    };
+    if let Some(goals) = fill_sudoku(swapped) {
+        assert_eq!(goals, [0]);
+    }
+}
