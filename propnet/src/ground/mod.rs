@@ -743,9 +743,10 @@ impl Grounder<'_> {
                 self.relations
                     .get(head.relation, head.args.len())
                     .is_some_and(|r| {
-                        !self.relations.info[r].is_static
-                            // replaced by their approximations
-                            && !(self.is_runtime[r] && i < self.program.rules.len())
+                        // Run-time relations' rules are replaced by their
+                        // approximations (appended after the program's).
+                        let replaced = self.is_runtime[r] && i < self.program.rules.len();
+                        !self.relations.info[r].is_static && !replaced
                     })
             })
             .collect();

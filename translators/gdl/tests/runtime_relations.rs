@@ -264,9 +264,9 @@ fn compound_terms_over_runtime_variables_are_refused_by_the_lowering() {
     let game = load(&source);
     let program = gdl::to_datalog(&game);
     let model = forced(&program, &["goodcol"]).unwrap();
-    let error = gdl::lower(&game, model.ground_program())
-        .err()
-        .expect("a lowering error");
+    let Err(error) = gdl::lower(&game, model.ground_program()) else {
+        panic!("expected a lowering error");
+    };
     assert!(
         error[0].message.contains("compound term"),
         "{}",

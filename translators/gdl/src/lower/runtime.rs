@@ -438,9 +438,8 @@ impl RuntimeLowering {
             a.collect_variables(&mut unbound);
         }
         for v in unbound {
-            if !env.contains_key(&v) {
-                let var = self.variable(b, cx, rule, v);
-                env.insert(v, Bound::Var(var));
+            if let std::collections::hash_map::Entry::Vacant(slot) = env.entry(v) {
+                slot.insert(Bound::Var(self.variable(b, cx, rule, v)));
             }
         }
         Ok(())
