@@ -506,7 +506,7 @@ impl Grounder<'_> {
 
     /// Records that `rel` should become run-time, if it can.
     fn propose_runtime(&mut self, rel: RelId, reason: String) -> bool {
-        if self.eligible.get(rel).copied().unwrap_or(false) && !self.is_runtime[rel] {
+        if self.work_limit(rel).is_some() {
             self.runtime_candidate = Some((rel, reason));
             true
         } else {
@@ -516,8 +516,8 @@ impl Grounder<'_> {
 
     /// The work limit of a join instantiating the rules of `head`.
     fn work_limit(&self, head: RelId) -> Option<u32> {
-        (self.eligible.get(head).copied().unwrap_or(false) && !self.is_runtime[head])
-            .then_some(RUNTIME_WORK)
+        let runtime = self.is_runtime.get(head).copied().unwrap_or(false);
+        (self.eligible.get(head).copied().unwrap_or(false) && !runtime).then_some(RUNTIME_WORK)
     }
 
     fn sizes(&self) -> Vec<f64> {
@@ -1088,7 +1088,7 @@ impl Grounder<'_> {
         let true_rel = self.relations.get(v.true_, 1);
         let mut wanted: Vec<(crate::datalog::Symbol, usize)> = Vec::new();
         for (rel, info) in self.relations.info.iter().enumerate() {
-            if self.is_runtime[rel] {
+            if self.is_runtime.get(rel).copied().unwrap_or(false) {
                 runtime.relations.push((info.symbol, info.arity));
                 wanted.push((info.symbol, info.arity));
                 for row in 0..self.tables[rel].len() {
