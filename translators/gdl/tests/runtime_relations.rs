@@ -351,3 +351,38 @@ fn sudoku_grid_with_two_cells_swapped_scores_0_in_all_three_models() {
         assert_eq!(goals, [0]);
     }
 }
+
+/// Each RG variable of a run-time relation is typed by the values it can
+/// take: the latin square's digits (and the initial `unbound`), not every
+/// term of the game.
+#[test]
+fn runtime_variables_are_typed_by_their_values() {
+    let game = load(LATIN);
+    let program = gdl::to_datalog(&game);
+    let model = forced(&program, &["goodrow", "goodcol"]).unwrap();
+    let t =
+        gdl::lower(&game, model.ground_program()).unwrap_or_else(|e| panic!("{}", e[0].message));
+    let symbols_of = |ty: &rg_core::ast::Type| -> Vec<String> {
+        let rg_core::ast::Type::Name(name, _) = ty else {
+            panic!("expected a named type, got {ty:?}");
+        };
+        let def = t.game.typedefs.iter().find(|d| &d.name == name).unwrap();
+        let rg_core::ast::Type::Set(symbols, _) = &def.ty else {
+            panic!("expected a set type");
+        };
+        let mut v = symbols.clone();
+        v.sort();
+        v
+    };
+    let runtime_vars: Vec<_> = t
+        .game
+        .variables
+        .iter()
+        .filter(|v| v.name.starts_with("goodrow_") || v.name.starts_with("goodcol_"))
+        .collect();
+    // goodRow's ?a, ?b; goodCol's ?a, ?b.
+    assert_eq!(runtime_vars.len(), 4, "{runtime_vars:?}");
+    for v in runtime_vars {
+        assert_eq!(symbols_of(&v.ty), ["1", "2", "unbound"], "{}", v.name);
+    }
+}

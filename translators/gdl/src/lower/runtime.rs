@@ -15,8 +15,10 @@
 //! * a negative literal is a negated check of a subautomaton for the
 //!   positive one.
 //!
-//! Every variable has one type, the values any of them can take (plus an
-//! `unbound` initial value), so that all comparisons type-check.
+//! Every variable has its own type: the values assigned to it (for a
+//! parameter, those of its arguments) and the constants it is compared
+//! with, plus an initial `unbound` shared by all, so that any two of them
+//! are comparable (rg.md §3: set types that share a symbol).
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -40,9 +42,16 @@ type Env = HashMap<u32, Bound>;
 
 /// The state of the lowering of the run-time relations of one game.
 pub(super) struct RuntimeLowering {
-    type_name: String,
     unbound: String,
+    /// Every value name used (reserved in the builder).
     values: BTreeSet<String>,
+    /// The symbol of each value expression.
+    constants: HashMap<Expr, String>,
+    /// Per variable: its type's name and symbols.
+    types: HashMap<Expr, (String, BTreeSet<String>)>,
+    /// Variable-to-variable assignments and comparisons (to, from): the
+    /// type of `to` includes that of `from`.
+    flows: Vec<(Expr, Expr)>,
     rules_of: HashMap<Key, Vec<usize>>,
     /// The base fact index of each fact term.
     fact_index: HashMap<TermId, u32>,
@@ -69,8 +78,10 @@ impl RuntimeLowering {
         }
         let unbound = b.fresh_name("unbound");
         RuntimeLowering {
-            type_name: b.fresh_name("Term"),
             values: BTreeSet::from([unbound.clone()]),
+            constants: HashMap::new(),
+            types: HashMap::new(),
+            flows: Vec::new(),
             unbound,
             rules_of,
             fact_index: facts
@@ -89,8 +100,26 @@ impl RuntimeLowering {
         while let Some(key) = self.pending_calls.pop() {
             self.emit_call(b, cx, key)?;
         }
-        if !self.vars.is_empty() || !self.calls.is_empty() {
-            b.define_type(&self.type_name, Type::set(self.values.iter().cloned()));
+        // Types grow along assignments between variables (acyclic in
+        // practice: calls are not recursive; iterate to be safe).
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for (to, from) in &self.flows {
+                let Some((_, extra)) = self.types.get(from).cloned() else {
+                    continue;
+                };
+                if let Some((_, set)) = self.types.get_mut(to) {
+                    let before = set.len();
+                    set.extend(extra);
+                    changed |= set.len() != before;
+                }
+            }
+        }
+        let mut types: Vec<&(String, BTreeSet<String>)> = self.types.values().collect();
+        types.sort();
+        for (name, symbols) in types {
+            b.define_type(name, Type::set(symbols.iter().cloned()));
         }
         Ok(())
     }
@@ -99,7 +128,39 @@ impl RuntimeLowering {
         if self.values.insert(name.clone()) {
             b.reserve_names([name.clone()]);
         }
-        Expr::name(name)
+        let e = Expr::name(name.clone());
+        self.constants.insert(e.clone(), name);
+        e
+    }
+
+    /// A new variable with its own type (filled in by `admit`).
+    fn declare(&mut self, b: &mut GameBuilder, hint: &str) -> Expr {
+        let name = b.fresh_name(hint);
+        let type_name = b.fresh_name(&format!("{name}_type"));
+        let e = b.variable(
+            &name,
+            Type::name(type_name.clone()),
+            Value::symbol(self.unbound.clone()),
+        );
+        self.types.insert(
+            e.clone(),
+            (type_name, BTreeSet::from([self.unbound.clone()])),
+        );
+        e
+    }
+
+    /// `var` may hold (or is compared with) `value`: its type includes it.
+    fn admit(&mut self, var: &Expr, value: &Expr) {
+        if !self.types.contains_key(var) {
+            return;
+        }
+        if self.types.contains_key(value) {
+            self.flows.push((var.clone(), value.clone()));
+        } else if let Some(name) = self.constants.get(value).cloned() {
+            if let Some((_, set)) = self.types.get_mut(var) {
+                set.insert(name);
+            }
+        }
     }
 
     fn term_value(&mut self, b: &mut GameBuilder, cx: &Context, t: TermId) -> Expr {
@@ -116,12 +177,7 @@ impl RuntimeLowering {
             .variable_names
             .get(v as usize)
             .map_or("v", |n| n.trim_start_matches('?'));
-        let name = b.fresh_name(&format!("{relation}_{var}"));
-        let e = b.variable(
-            &name,
-            Type::name(self.type_name.clone()),
-            Value::symbol(self.unbound.clone()),
-        );
+        let e = self.declare(b, &format!("{relation}_{var}"));
         self.vars.insert((rule, v), e.clone());
         e
     }
@@ -172,6 +228,8 @@ impl RuntimeLowering {
                     Term::Variable(v) => match env.get(v) {
                         Some(bound) => {
                             let e = self.bound_expr(b, cx, bound);
+                            self.admit(param, &e);
+                            self.admit(&e, param);
                             labels.push(label::eq(param.clone(), e));
                         }
                         None => {
@@ -181,6 +239,7 @@ impl RuntimeLowering {
                     _ => match ground_term(cx, p, &env) {
                         Some(Some(t)) => {
                             let e = self.term_value(b, cx, t);
+                            self.admit(param, &e);
                             labels.push(label::eq(param.clone(), e));
                         }
                         // A term never built: no argument equals it.
@@ -297,6 +356,8 @@ impl RuntimeLowering {
                 let ey = self.term_expr(b, cx, y, env)?;
                 match (ex, ey) {
                     (Some(ex), Some(ey)) => {
+                        self.admit(&ex, &ey);
+                        self.admit(&ey, &ex);
                         let l = if equal {
                             label::eq(ex, ey)
                         } else {
@@ -367,6 +428,7 @@ impl RuntimeLowering {
         match self.term_expr(b, cx, term, env)? {
             Some(e) => {
                 let var = self.variable(b, cx, rule, v);
+                self.admit(&var, &e);
                 b.edge(from, to, label::assign(var.clone(), e));
                 env.insert(v, Bound::Var(var));
             }
@@ -423,11 +485,13 @@ impl RuntimeLowering {
             }
             for (e, t) in checks {
                 let value = self.term_value(b, cx, t);
+                self.admit(&e, &value);
                 labels.push(label::eq(e, value));
             }
             for &(v, t) in &binds {
                 let var = self.variable(b, cx, rule, v);
                 let value = self.term_value(b, cx, t);
+                self.admit(&var, &value);
                 labels.push(label::assign(var, value));
             }
             b.sequence(from, to, labels);
@@ -484,14 +548,7 @@ impl RuntimeLowering {
             None => {
                 let name = cx.ground.symbols.name(key.0).to_string();
                 let params: Vec<Expr> = (0..key.1)
-                    .map(|k| {
-                        let n = b.fresh_name(&format!("{name}_arg{k}"));
-                        b.variable(
-                            &n,
-                            Type::name(self.type_name.clone()),
-                            Value::symbol(self.unbound.clone()),
-                        )
-                    })
+                    .map(|k| self.declare(b, &format!("{name}_arg{k}")))
                     .collect();
                 let f = Fragment {
                     start: b.node(&format!("{name}_begin")),
@@ -502,6 +559,9 @@ impl RuntimeLowering {
                 (params, f)
             }
         };
+        for (p, e) in params.iter().zip(&values) {
+            self.admit(p, e);
+        }
         let mut labels: Vec<Label> = params
             .iter()
             .zip(values)
