@@ -6,8 +6,9 @@ pub mod naming;
 #[cfg(feature = "planted-bugs")]
 pub mod planted;
 
-pub use ground::{ground, GroundProgram, GroundingError, GroundingLimits};
+pub use ground::{ground, ground_with_runtime, GroundProgram, GroundingError, GroundingLimits};
 pub mod model;
 pub mod net;
+pub mod runtime;
 
 pub use model::{PropnetModel, PropnetMove, PropnetState};

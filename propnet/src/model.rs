@@ -14,6 +14,8 @@ use crate::datalog::Program;
 use crate::ground::{ground, GroundProgram, GroundingError, GroundingLimits, TermId};
 use crate::naming::turn_order;
 use crate::net::{build, NetOutputs, Propnet};
+use crate::runtime::{RuntimeEvaluator, StateFacts};
+use rg_core::fx_hash::FxSet;
 
 /// One legal action of a role.
 #[derive(Clone, Debug)]
@@ -80,6 +82,7 @@ pub struct PropnetModel {
     /// Per role in turn order: (value, component).
     goals: Vec<Vec<(TermId, u32)>>,
     initial_bits: Box<[u64]>,
+    runtime: RuntimeEvaluator,
 }
 
 fn empty_core(words: usize) -> Vec<u64> {
@@ -129,6 +132,7 @@ impl PropnetModel {
             }
         }
         PropnetModel {
+            runtime: RuntimeEvaluator::new(&program),
             program,
             net,
             outputs,
@@ -160,6 +164,21 @@ impl PropnetModel {
             for (i, &c) in self.outputs.base_components.iter().enumerate() {
                 if core.bits[i / 64] >> (i % 64) & 1 == 1 {
                     values[c as usize] = 1;
+                }
+            }
+            if !self.runtime.is_empty() {
+                let facts: Vec<TermId> = (0..self.outputs.base_facts.len())
+                    .filter(|&i| core.bits[i / 64] >> (i % 64) & 1 == 1)
+                    .map(|i| self.outputs.base_facts[i])
+                    .collect();
+                let holds: FxSet<TermId> = facts.iter().copied().collect();
+                let state = StateFacts {
+                    facts: &facts,
+                    holds: &holds,
+                };
+                for (k, &c) in self.outputs.runtime_components.iter().enumerate() {
+                    let value = self.runtime.holds(&self.program.terms, k, &state);
+                    values[c as usize] = u8::from(value);
                 }
             }
             self.net.evaluate(&self.net.state_steps, &mut values);

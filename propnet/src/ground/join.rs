@@ -411,6 +411,8 @@ pub enum Interrupt {
     Deadline,
     /// One match was all that was asked for.
     Found,
+    /// The join took more steps than `Join::work_limit`.
+    Budget,
 }
 
 /// What a join does with each complete match.
@@ -446,6 +448,8 @@ pub struct Join<'a> {
     pub max_matches: usize,
     pub deadline: Option<Instant>,
     pub work: Cell<u32>,
+    /// Steps after which the join gives up (`Interrupt::Budget`).
+    pub work_limit: Option<u32>,
 }
 
 impl Join<'_> {
@@ -525,6 +529,9 @@ impl Join<'_> {
     fn tick(&self) -> Result<(), Interrupt> {
         let w = self.work.get().wrapping_add(1);
         self.work.set(w);
+        if self.work_limit.is_some_and(|limit| w >= limit) {
+            return Err(Interrupt::Budget);
+        }
         if w & 0xFFFF == 0 {
             if let Some(deadline) = self.deadline {
                 if Instant::now() >= deadline {

@@ -25,7 +25,9 @@ use join::{
     find_instance, instantiate, refresh_indexes, Interrupt, Join, Mode, Plan, PlanCompiler, RelId,
     Relations,
 };
-pub use program::{AtomId, GroundAtom, GroundLiteral, GroundProgram, GroundRule, GroundingStats};
+pub use program::{
+    AtomId, GroundAtom, GroundLiteral, GroundProgram, GroundRule, GroundingStats, RuntimeRelations,
+};
 use rg_core::fx_hash::{FxMap, FxSet};
 pub use terms::{GroundTerms, TermId};
 
@@ -82,6 +84,15 @@ pub enum GroundingError {
     Invalid(String),
 }
 
+/// Join steps after which the instantiation of one rule of a relation that
+/// could be evaluated at run time gives up and makes it run-time instead
+/// (sudoku's `goodRow` would need hundreds of millions). A step count, not
+/// a time, so that the decision does not depend on the machine's load.
+const RUNTIME_WORK: u32 = 500_000;
+
+/// Instances of a relation's rules after which it becomes run-time.
+const RUNTIME_RULES: usize = 1_000_000;
+
 struct CompiledRule {
     rule: usize,
     head: RelId,
@@ -112,6 +123,15 @@ struct Grounder<'p> {
     demand: Vec<(crate::datalog::Symbol, usize)>,
     /// Set when the static model exceeded a limit in this relation.
     static_overflow: Option<RelId>,
+    /// Relations evaluated at run time in this attempt.
+    runtime: Vec<(crate::datalog::Symbol, usize)>,
+    /// Per relation: whether it is one (`runtime`).
+    is_runtime: Vec<bool>,
+    /// Per relation: whether it could be evaluated at run time.
+    eligible: Vec<bool>,
+    /// Set when an eligible relation was too large to instantiate: the
+    /// relation and why.
+    runtime_candidate: Option<(RelId, String)>,
 }
 
 /// Collects the distinct bindings of a rule's head variables.
@@ -156,6 +176,37 @@ pub fn ground(
     program: &Program,
     limits: &GroundingLimits,
 ) -> Result<GroundProgram, GroundingError> {
+    ground_with_runtime(program, limits, &[])
+}
+
+/// [`ground`], with the derived relations named in `runtime` evaluated at
+/// run time from the start (for tests and experiments; grounding chooses
+/// such relations by itself when they are too large).
+pub fn ground_with_runtime(
+    program: &Program,
+    limits: &GroundingLimits,
+    runtime: &[&str],
+) -> Result<GroundProgram, GroundingError> {
+    let mut forced = Vec::new();
+    for &name in runtime {
+        let keys: FxSet<(crate::datalog::Symbol, usize)> = program
+            .rules
+            .iter()
+            .filter(|r| program.symbols.name(r.head.relation) == name)
+            .map(|r| r.head.key())
+            .collect();
+        if keys.is_empty() {
+            return Err(GroundingError::Invalid(format!(
+                "relation {name} cannot be evaluated at run time: it has no rules"
+            )));
+        }
+        let mut keys: Vec<_> = keys.into_iter().collect();
+        keys.sort_unstable();
+        forced.extend(
+            keys.into_iter()
+                .map(|(s, a)| (s, a, "requested".to_string())),
+        );
+    }
     let mut symbols = program.symbols.clone();
     let vocabulary = Vocabulary::intern(&mut symbols);
     let decomposed = Program {
@@ -164,6 +215,7 @@ pub fn ground(
     };
     let deadline = limits.max_time.map(|d| Instant::now() + d);
     let mut demand = Vec::new();
+    let mut runtime: Vec<(crate::datalog::Symbol, usize, String)> = forced;
     loop {
         let mut symbols = decomposed.symbols.clone();
         let (filtered, filters) =
@@ -209,8 +261,29 @@ pub fn ground(
             atoms: 0,
             demand: demand.clone(),
             static_overflow: None,
+            runtime: runtime.iter().map(|&(s, a, _)| (s, a)).collect(),
+            is_runtime: Vec::new(),
+            eligible: Vec::new(),
+            runtime_candidate: None,
         };
         let result = grounder.run();
+        // A derived relation too large to instantiate is evaluated at run
+        // time instead, and grounding starts over (gdl.md §5.8).
+        if let (Err(_), Some((rel, reason))) = (&result, grounder.runtime_candidate.take()) {
+            let info = &grounder.relations.info[rel];
+            let key = (info.symbol, info.arity);
+            if !runtime.iter().any(|&(s, a, _)| (s, a) == key) {
+                runtime.push((key.0, key.1, reason));
+                continue;
+            }
+        }
+        let result = result.map(|mut program| {
+            program.stats.runtime_relations = runtime
+                .iter()
+                .map(|(s, _, reason)| (program.symbols.name(*s).to_string(), reason.clone()))
+                .collect();
+            program
+        });
         // A static relation too large to materialize is asked on demand
         // instead, if every use of it binds its arguments (gdl.md §8.2).
         let Some(overflow) = grounder.static_overflow.filter(|_| result.is_err()) else {
@@ -281,6 +354,48 @@ impl Grounder<'_> {
             info.is_static = !dynamic[r];
             info.demand = info.is_static && self.demand.contains(&(info.symbol, info.arity));
         }
+        self.eligible = (0..n).map(|r| self.runtime_eligible(r)).collect();
+        for &(symbol, arity) in &self.runtime {
+            if !self
+                .relations
+                .get(symbol, arity)
+                .is_some_and(|r| self.eligible[r])
+            {
+                return Err(GroundingError::Invalid(format!(
+                    "relation {} cannot be evaluated at run time: only derived relations \
+                     whose rules read nothing but true, static relations, distinct and \
+                     equality can",
+                    self.symbols.name(symbol)
+                )));
+            }
+        }
+        self.is_runtime = self
+            .relations
+            .info
+            .iter()
+            .map(|info| self.runtime.contains(&(info.symbol, info.arity)))
+            .collect();
+        // The rules of a run-time relation are instantiated only through an
+        // over-approximation that binds the head (its possible atoms); the
+        // approximations go after the pseudo-rules, so that neither the
+        // relation graph above nor `emit` sees them.
+        for i in 0..self.program.rules.len() {
+            let head = &self.rules[i].head;
+            let Some(rel) = self.relations.get(head.relation, head.args.len()) else {
+                continue;
+            };
+            if self.is_runtime[rel] {
+                match self.approximate(&self.rules[i]) {
+                    Some(rule) => self.rules.push(rule),
+                    None => {
+                        return Err(GroundingError::Invalid(format!(
+                            "no approximation of the run-time relation {}",
+                            self.rel_name(rel)
+                        )))
+                    }
+                }
+            }
+        }
         self.evaluate_static(&edges)?;
         let static_atoms = self.atoms;
         let (compiled, rounds) = self.relaxed_fixpoint()?;
@@ -291,9 +406,118 @@ impl Grounder<'_> {
             possible_atoms,
             rounds,
             instances: output.rules.len(),
+            runtime_relations: Vec::new(),
         };
         simplify::simplify(&mut output);
         Ok(output)
+    }
+
+    /// Whether relation `r` can be evaluated at run time: a dynamic
+    /// relation other than the GDL ones whose rules read only `true`,
+    /// static relations, `distinct` and equality (so its value depends on
+    /// the state alone and it is not recursive), and whose head variables
+    /// positive literals can bind without demand-only relations.
+    fn runtime_eligible(&self, r: RelId) -> bool {
+        let v = self.vocabulary;
+        let info = &self.relations.info[r];
+        let key = (info.symbol, info.arity);
+        let gdl = [
+            v.role, v.init, v.true_, v.does, v.next, v.legal, v.goal, v.terminal, v.base, v.input,
+        ];
+        if info.is_static || gdl.contains(&info.symbol) || self.filters.contains(&key) {
+            return false;
+        }
+        let mut any = false;
+        for rule in self.source.rules.iter().filter(|r| r.head.key() == key) {
+            any = true;
+            let readable = rule.body.iter().all(|l| match l {
+                Literal::Positive(a) | Literal::Negative(a) => {
+                    (a.relation == v.true_ && a.args.len() == 1)
+                        || self
+                            .relations
+                            .get(a.relation, a.args.len())
+                            .is_some_and(|b| self.relations.info[b].is_static)
+                }
+                Literal::Distinct(..) | Literal::Equal(..) => true,
+            });
+            if !readable {
+                return false;
+            }
+        }
+        any && self
+            .program
+            .rules
+            .iter()
+            .filter(|r| r.head.key() == key)
+            .all(|r| self.approximate(r).is_some())
+    }
+
+    /// A rule with a subset of the positive literals of `rule` that still
+    /// binds the head's variables: every instance of `rule` is an instance
+    /// of it (dropping literals only adds instances), so its heads
+    /// over-approximate the relation. Demand filters are kept (they only
+    /// cut heads no user asks for); then, greedily, the literal that binds
+    /// the most unbound head variables with the fewest variables.
+    fn approximate(&self, rule: &Rule) -> Option<Rule> {
+        let variables = |a: &Atom| {
+            let mut vs = Vec::new();
+            a.collect_variables(&mut vs);
+            vs.sort_unstable();
+            vs.dedup();
+            vs
+        };
+        let usable = |a: &Atom| {
+            self.relations
+                .get(a.relation, a.args.len())
+                .is_some_and(|r| !self.relations.info[r].demand)
+        };
+        let mut head_vars = variables(&rule.head);
+        let mut body = Vec::new();
+        for literal in &rule.body {
+            if let Literal::Positive(a) = literal {
+                if self.filters.contains(&a.key()) {
+                    head_vars.retain(|v| !variables(a).contains(v));
+                    body.push(literal.clone());
+                }
+            }
+        }
+        while !head_vars.is_empty() {
+            let best = rule
+                .body
+                .iter()
+                .filter_map(|l| match l {
+                    Literal::Positive(a) if usable(a) => {
+                        let vs = variables(a);
+                        let gain = vs.iter().filter(|v| head_vars.contains(v)).count();
+                        (gain > 0).then_some((gain, usize::MAX - vs.len(), l, vs))
+                    }
+                    _ => None,
+                })
+                .max_by_key(|(gain, narrow, _, _)| (*gain, *narrow))?;
+            head_vars.retain(|v| !best.3.contains(v));
+            body.push(best.2.clone());
+        }
+        Some(Rule {
+            head: rule.head.clone(),
+            body,
+            variable_names: rule.variable_names.clone(),
+        })
+    }
+
+    /// Records that `rel` should become run-time, if it can.
+    fn propose_runtime(&mut self, rel: RelId, reason: String) -> bool {
+        if self.work_limit(rel).is_some() {
+            self.runtime_candidate = Some((rel, reason));
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The work limit of a join instantiating the rules of `head`.
+    fn work_limit(&self, head: RelId) -> Option<u32> {
+        let runtime = self.is_runtime.get(head).copied().unwrap_or(false);
+        (self.eligible.get(head).copied().unwrap_or(false) && !runtime).then_some(RUNTIME_WORK)
     }
 
     fn sizes(&self) -> Vec<f64> {
@@ -518,7 +742,12 @@ impl Grounder<'_> {
                 let head = &self.rules[i].head;
                 self.relations
                     .get(head.relation, head.args.len())
-                    .is_some_and(|r| !self.relations.info[r].is_static)
+                    .is_some_and(|r| {
+                        // Run-time relations' rules are replaced by their
+                        // approximations (appended after the program's).
+                        let replaced = self.is_runtime[r] && i < self.program.rules.len();
+                        !self.relations.info[r].is_static && !replaced
+                    })
             })
             .collect();
         let info: Vec<bool> = self.relations.info.iter().map(|r| r.is_static).collect();
@@ -539,12 +768,13 @@ impl Grounder<'_> {
             max_matches,
             deadline: self.deadline,
             work: std::cell::Cell::new(0),
+            work_limit: None,
         }
     }
 
     fn interrupted(&self, interrupt: Interrupt, head: RelId) -> GroundingError {
         match interrupt {
-            Interrupt::Deadline | Interrupt::Found => GroundingError::Time {
+            Interrupt::Deadline | Interrupt::Found | Interrupt::Budget => GroundingError::Time {
                 limit: self.limits.max_time.unwrap_or_default(),
                 relation: self.rel_name(head),
             },
@@ -610,7 +840,8 @@ impl Grounder<'_> {
                 head_vars.dedup();
                 for (plan, delta) in plans {
                     refresh_indexes(plan, &mut self.tables, &self.relations, &self.terms);
-                    let join = self.join(delta, self.limits.max_atoms);
+                    let mut join = self.join(delta, self.limits.max_atoms);
+                    join.work_limit = self.work_limit(c.head);
                     let mut env = vec![0; slots];
                     let mut sink = HeadSink {
                         head_vars: &head_vars,
@@ -621,6 +852,12 @@ impl Grounder<'_> {
                     matches = sink.out;
                     let width = head_vars.len().max(1);
                     if let Err(interrupt) = result {
+                        if interrupt == Interrupt::Budget {
+                            self.propose_runtime(
+                                c.head,
+                                format!("its instantiation took over {RUNTIME_WORK} join steps"),
+                            );
+                        }
                         return Err(match interrupt {
                             Interrupt::TooManyMatches => {
                                 self.too_many_atoms(c.head, matches.len() / width)
@@ -732,10 +969,31 @@ impl Grounder<'_> {
                 .max_rules
                 .saturating_sub(rules.len())
                 .saturating_add(1);
-            let join = self.join((0, 0), remaining.saturating_mul(slots));
+            let eligible_head = self.work_limit(c.head).is_some();
+            let mut join = self.join(
+                (0, 0),
+                if eligible_head {
+                    remaining.min(RUNTIME_RULES)
+                } else {
+                    remaining
+                }
+                .saturating_mul(slots),
+            );
+            join.work_limit = self.work_limit(c.head);
             let mut env = vec![0; slots];
             if let Err(interrupt) = join.run(&c.full.steps, &mut env, &mut matches) {
                 let count = per_relation.get(&c.head).copied().unwrap_or(0) + matches.len() / slots;
+                if eligible_head {
+                    self.propose_runtime(
+                        c.head,
+                        match interrupt {
+                            Interrupt::TooManyMatches => {
+                                format!("its rules have over {RUNTIME_RULES} ground instances")
+                            }
+                            _ => format!("its instantiation took over {RUNTIME_WORK} join steps"),
+                        },
+                    );
+                }
                 return Err(match interrupt {
                     Interrupt::TooManyMatches => GroundingError::TooManyRules {
                         limit: self.limits.max_rules,
@@ -826,6 +1084,60 @@ impl Grounder<'_> {
                 });
             }
         }
+        let mut runtime = RuntimeRelations::default();
+        let true_rel = self.relations.get(v.true_, 1);
+        let mut wanted: Vec<(crate::datalog::Symbol, usize)> = Vec::new();
+        for (rel, info) in self.relations.info.iter().enumerate() {
+            if self.is_runtime.get(rel).copied().unwrap_or(false) {
+                runtime.relations.push((info.symbol, info.arity));
+                wanted.push((info.symbol, info.arity));
+                for row in 0..self.tables[rel].len() {
+                    let atom = atom_of(rel, row as u32, &self.tables, &self.relations);
+                    runtime.atoms.push(atom);
+                }
+            }
+        }
+        // Their rules, those of the static relations they ask on demand
+        // and the rows of the static relations they read.
+        let mut k = 0;
+        while k < wanted.len() {
+            let key = wanted[k];
+            k += 1;
+            let rel = self.relations.get(key.0, key.1);
+            let by_rules = runtime.relations.contains(&key)
+                || rel.is_some_and(|r| self.relations.info[r].demand);
+            if !by_rules {
+                let rows = rel.map_or_else(Vec::new, |r| {
+                    (0..self.tables[r].len())
+                        .map(|i| self.tables[r].row(i).to_vec())
+                        .collect()
+                });
+                runtime.facts.insert(key, rows);
+                continue;
+            }
+            for rule in self.source.rules.iter().filter(|r| r.head.key() == key) {
+                runtime.rules.push(rule.clone());
+                for literal in &rule.body {
+                    let (Literal::Positive(a) | Literal::Negative(a)) = literal else {
+                        continue;
+                    };
+                    if a.relation == v.true_ && a.args.len() == 1 {
+                        let Some(t) = true_rel else { continue };
+                        for row in 0..self.tables[t].len() {
+                            let fact = self.tables[t].row(row)[0];
+                            if may_match(&self.terms, &a.args[0], fact) {
+                                let atom = atom_of(t, row as u32, &self.tables, &self.relations);
+                                runtime.reads.push(atom);
+                            }
+                        }
+                    } else if !wanted.contains(&a.key()) {
+                        wanted.push(a.key());
+                    }
+                }
+            }
+        }
+        runtime.reads.sort_unstable();
+        runtime.reads.dedup();
         let rows =
             |symbol, arity, tables: &[FactTable], relations: &Relations| -> Vec<Vec<TermId>> {
                 relations
@@ -859,7 +1171,25 @@ impl Grounder<'_> {
             base_facts: Vec::new(),
             actions: Vec::new(),
             goal_values: Vec::new(),
+            runtime,
             stats: GroundingStats::default(),
         })
+    }
+}
+
+/// Whether the ground term `t` may be an instance of `pattern` (variables
+/// match anything, repeated ones are not compared).
+fn may_match(terms: &GroundTerms, pattern: &Term, t: TermId) -> bool {
+    match pattern {
+        Term::Variable(_) => true,
+        Term::Constant(s) => terms.functor(t) == *s && terms.args(t).is_empty(),
+        Term::Function(f, args) => {
+            terms.functor(t) == *f
+                && terms.args(t).len() == args.len()
+                && args
+                    .iter()
+                    .zip(terms.args(t))
+                    .all(|(p, &a)| may_match(terms, p, a))
+        }
     }
 }

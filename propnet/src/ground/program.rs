@@ -1,7 +1,7 @@
 //! The ground program: the output of grounding and the input of the
 //! propositional network and (later) of the RG lowering.
 
-use crate::datalog::{Symbol, SymbolTable, Vocabulary};
+use crate::datalog::{Rule, Symbol, SymbolTable, Vocabulary};
 use rg_core::fx_hash::FxMap;
 
 use super::terms::{GroundTerms, TermId};
@@ -39,6 +39,29 @@ pub struct GroundingStats {
     pub rounds: usize,
     /// Ground rule instances emitted (before simplification).
     pub instances: usize,
+    /// Relations evaluated at run time instead of ground, with the reason.
+    pub runtime_relations: Vec<(String, String)>,
+}
+
+/// Derived relations whose ground rules would be too many (sudoku's
+/// `goodRow`: 9! instances per row), evaluated against the current state
+/// instead (gdl.md §5.8). Their atoms are ordinary atoms of the program
+/// with no ground rules; their value comes from `rules`.
+#[derive(Clone, Debug, Default)]
+pub struct RuntimeRelations {
+    /// (relation, arity) of each run-time relation.
+    pub relations: Vec<(Symbol, usize)>,
+    /// The non-ground rules of the run-time relations and of the static
+    /// relations they ask on demand. Their bodies read only `true`, static
+    /// relations, `distinct` and equality (with negation).
+    pub rules: Vec<Rule>,
+    /// The rows of the materialized static relations those rules read.
+    pub facts: FxMap<(Symbol, usize), Vec<Vec<TermId>>>,
+    /// The ground atoms of the run-time relations (possibly true ones).
+    pub atoms: Vec<AtomId>,
+    /// The `true(f)` atoms their rules may read, so that simplification
+    /// keeps them as base propositions.
+    pub reads: Vec<AtomId>,
 }
 
 /// A ground GDL program (gdl.md §5.1), simplified (§5.7).
@@ -63,6 +86,8 @@ pub struct GroundProgram {
     pub actions: Vec<Vec<TermId>>,
     /// Per role: values v with a `goal(r, v)` atom.
     pub goal_values: Vec<Vec<TermId>>,
+    /// Relations evaluated at run time (empty for most games).
+    pub runtime: RuntimeRelations,
     pub stats: GroundingStats,
 }
 

@@ -21,6 +21,8 @@ enum Kind {
     Legal(TermId, TermId),
     Output,
     View,
+    /// An atom of a run-time relation: no rules, never constant.
+    Runtime,
 }
 
 /// Simplifies `program` in place (see the module documentation).
@@ -29,7 +31,8 @@ pub fn simplify(program: &mut GroundProgram) {
     let initial: FxSet<TermId> = program.initial.iter().copied().collect();
     let rules = std::mem::take(&mut program.rules);
     let constants = Constants::propagate(&rules, &atoms, &initial);
-    let needed = needed_atoms(&rules, &atoms, &constants);
+    let reads = program.runtime.reads.clone();
+    let needed = needed_atoms(&rules, &atoms, &constants, &reads);
     rebuild(program, rules, &atoms, &constants, &needed);
     derive_lists(program);
 }
@@ -60,6 +63,12 @@ impl AtomKinds {
                 _ => Kind::View,
             })
             .collect();
+        let mut kinds = kinds;
+        for &a in &program.runtime.atoms {
+            if let Some(kind) = kinds.get_mut(a as usize) {
+                *kind = Kind::Runtime;
+            }
+        }
         let mut atoms = AtomKinds {
             kinds,
             next_of: FxMap::default(),
@@ -165,6 +174,7 @@ impl Constants {
                         set(a, false, &mut value, &mut queue);
                     }
                 }
+                Kind::Runtime => {}
                 _ => {
                     if alive_rules[a as usize] == 0 {
                         set(a, false, &mut value, &mut queue);
@@ -227,7 +237,12 @@ impl Constants {
 
 /// The atoms the outputs need: `legal`, `goal` and `terminal` that can
 /// hold, and what their live rules read (through `next` for state atoms).
-fn needed_atoms(rules: &[GroundRule], atoms: &AtomKinds, constants: &Constants) -> Vec<bool> {
+fn needed_atoms(
+    rules: &[GroundRule],
+    atoms: &AtomKinds,
+    constants: &Constants,
+    reads: &[AtomId],
+) -> Vec<bool> {
     let value = &constants.value;
     let mut needed = vec![false; atoms.kinds.len()];
     let mut work: Vec<AtomId> = Vec::new();
@@ -247,6 +262,12 @@ fn needed_atoms(rules: &[GroundRule], atoms: &AtomKinds, constants: &Constants) 
         if let Kind::State(f) = atoms.kinds[a as usize] {
             if let Some(&n) = atoms.next_of.get(&f) {
                 mark(n, &mut work);
+            }
+        }
+        // A run-time atom may read any state atom its rules mention.
+        if atoms.kinds[a as usize] == Kind::Runtime {
+            for &b in reads {
+                mark(b, &mut work);
             }
         }
         if value[a as usize].is_some() {
@@ -283,6 +304,17 @@ fn rebuild(
             program.atoms.push(atom);
         }
     }
+    let runtime = &mut program.runtime;
+    runtime.atoms = runtime
+        .atoms
+        .iter()
+        .filter_map(|&a| new_id[a as usize])
+        .collect();
+    runtime.reads = runtime
+        .reads
+        .iter()
+        .filter_map(|&a| new_id[a as usize])
+        .collect();
     let mut seen: FxSet<GroundRule> = FxSet::default();
     for (a, &v) in value.iter().enumerate() {
         if let (Some(id), Some(true)) = (new_id[a], v) {

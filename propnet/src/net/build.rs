@@ -22,6 +22,8 @@ pub struct NetOutputs {
     /// Per role (file order): (value, component of `goal(r, value)`).
     pub goals: Vec<Vec<(TermId, u32)>>,
     pub terminal: Option<u32>,
+    /// The component of each run-time atom (`program.runtime.atoms`).
+    pub runtime_components: Vec<u32>,
 }
 
 struct Builder {
@@ -192,7 +194,14 @@ pub fn build(program: &GroundProgram) -> (Propnet, NetOutputs) {
     };
     let mut next_atom = std::collections::HashMap::new();
     let mut atom_component = Vec::with_capacity(program.atoms.len());
-    for atom in &program.atoms {
+    let runtime_index: std::collections::HashMap<u32, u32> = program
+        .runtime
+        .atoms
+        .iter()
+        .enumerate()
+        .map(|(k, &a)| (a, k as u32))
+        .collect();
+    for (id, atom) in program.atoms.iter().enumerate() {
         let role_index = |r: &TermId| program.roles.iter().position(|x| x == r);
         let gate = match (atom.relation, atom.args.as_slice()) {
             (s, [f]) if s == v.true_ => {
@@ -203,9 +212,16 @@ pub fn build(program: &GroundProgram) -> (Propnet, NetOutputs) {
                 outputs.inputs.push((*r, *a));
                 Gate::Input(outputs.inputs.len() as u32 - 1)
             }
-            _ => Gate::Or,
+            _ => match runtime_index.get(&(id as u32)) {
+                Some(&k) => Gate::Runtime(k),
+                None => Gate::Or,
+            },
         };
         let c = builder.add(gate, Vec::new());
+        if let Gate::Runtime(k) = gate {
+            outputs.runtime_components.resize(k as usize + 1, 0);
+            outputs.runtime_components[k as usize] = c;
+        }
         match (atom.relation, atom.args.as_slice()) {
             (s, [_]) if s == v.true_ => outputs.base_components.push(c),
             (s, [_, _]) if s == v.does => outputs.input_components.push(c),
@@ -284,6 +300,7 @@ pub fn build(program: &GroundProgram) -> (Propnet, NetOutputs) {
     }
     roots.extend(&outputs.base_components);
     roots.extend(&outputs.input_components);
+    roots.extend(&outputs.runtime_components);
     // Keep only components that some output needs.
     let total = builder.gates.len();
     let mut keep = vec![false; total];
@@ -325,6 +342,7 @@ pub fn build(program: &GroundProgram) -> (Propnet, NetOutputs) {
         .base_components
         .iter_mut()
         .chain(outputs.input_components.iter_mut())
+        .chain(outputs.runtime_components.iter_mut())
     {
         *c = remap(*c);
     }
@@ -356,7 +374,10 @@ fn order(net: &mut Propnet) {
         }
         let step = if members.len() == 1 {
             let c = members[0];
-            if matches!(net.gates[c as usize], Gate::Base(_) | Gate::Input(_)) {
+            if matches!(
+                net.gates[c as usize],
+                Gate::Base(_) | Gate::Input(_) | Gate::Runtime(_)
+            ) {
                 continue;
             }
             EvalStep::Single(c)

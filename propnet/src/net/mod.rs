@@ -15,6 +15,9 @@ pub enum Gate {
     Base(u32),
     /// The input proposition of the (role, action) with this index.
     Input(u32),
+    /// The atom of a run-time relation with this index, set from the state
+    /// like a base proposition (gdl.md §5.8).
+    Runtime(u32),
     And,
     Or,
     Not,
@@ -67,7 +70,7 @@ impl Propnet {
                     .is_none(),
             ),
             Gate::Constant(b) => u8::from(b),
-            Gate::Base(_) | Gate::Input(_) => values[c as usize],
+            Gate::Base(_) | Gate::Input(_) | Gate::Runtime(_) => values[c as usize],
         }
     }
 

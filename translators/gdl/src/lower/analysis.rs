@@ -26,6 +26,9 @@ pub enum AtomKind {
     /// Everything defined by rules (`legal`, `next`, `goal`, `terminal`,
     /// helper views).
     Derived,
+    /// An atom of a relation evaluated at run time (gdl.md §5.8): a check
+    /// of its own subautomaton (`runtime.rs`).
+    Runtime,
 }
 
 /// A test on the current semistate, the unit of a rule body after
@@ -186,6 +189,12 @@ impl<'g> Analysis<'g> {
                 _ => AtomKind::Derived,
             })
             .collect();
+        let mut kinds = kinds;
+        for &a in &ground.runtime.atoms {
+            if let Some(kind) = kinds.get_mut(a as usize) {
+                *kind = AtomKind::Runtime;
+            }
+        }
         let mut rules_of = vec![Vec::new(); n];
         for (i, rule) in ground.rules.iter().enumerate() {
             if let Some(list) = rules_of.get_mut(rule.head as usize) {
@@ -270,6 +279,25 @@ impl<'g> Analysis<'g> {
                 initial_value[a] = initial.contains(&ground.atoms[a].args[0]);
             }
         }
+        // Run-time atoms: evaluated on the initial state like the propnet
+        // does (the base facts that hold initially).
+        let evaluator = propnet::runtime::RuntimeEvaluator::new(ground);
+        let facts: Vec<TermId> = ground
+            .base_facts
+            .iter()
+            .copied()
+            .filter(|f| initial.contains(f))
+            .collect();
+        let holds: rg_core::fx_hash::FxSet<TermId> = facts.iter().copied().collect();
+        let state = propnet::runtime::StateFacts {
+            facts: &facts,
+            holds: &holds,
+        };
+        for (k, &a) in ground.runtime.atoms.iter().enumerate() {
+            if let Some(value) = initial_value.get_mut(a as usize) {
+                *value = evaluator.holds(&ground.terms, k, &state);
+            }
+        }
         let body_holds = |values: &[bool], body: &[GroundLiteral]| {
             body.iter().all(|l| values[l.atom as usize] == l.positive)
         };
@@ -344,6 +372,11 @@ impl<'g> Analysis<'g> {
                     positive: true,
                 })),
                 AtomKind::Impossible => Some(Resolved::Const(false)),
+                AtomKind::Runtime => Some(Resolved::Cond(Cond::Check {
+                    atom,
+                    level: 0,
+                    positive: true,
+                })),
                 AtomKind::Derived => {
                     let rules = &self.rules_of[atom as usize];
                     if rules.is_empty() {

@@ -34,6 +34,7 @@ use rg_core::build::{label, Fragment, GameBuilder};
 use rg_core::diag::Diagnostic;
 
 use super::analysis::{Analysis, AtomKind, Cond, CycleShape, Resolved};
+use super::runtime::{Context, RuntimeLowering};
 use super::trie::{emit_bodies, Body, TrieSink};
 
 /// The emitted game and the lowering's warnings.
@@ -69,6 +70,9 @@ struct Emitter<'g> {
     pending: Vec<(AtomId, u32)>,
     pending_cycles: Vec<u32>,
     atom_names: HashMap<AtomId, String>,
+    runtime: RuntimeLowering,
+    /// The first run-time relation that could not be lowered.
+    runtime_error: Option<String>,
 }
 
 const ONE: &str = "1";
@@ -85,6 +89,12 @@ pub fn emit(ground: &GroundProgram) -> Result<Emitted, Vec<Diagnostic>> {
     e.keeper_next_state(&outputs, &turn);
     let warnings = e.keeper_outcome(ground, &outputs, turn.goals);
     e.flush();
+    if let Some(error) = e.runtime_error.take() {
+        return Err(vec![Diagnostic::error(
+            format!("cannot translate a relation evaluated at run time: {error}"),
+            None,
+        )]);
+    }
     Ok(Emitted {
         game: e.b.finish(),
         warnings,
@@ -247,7 +257,11 @@ impl<'g> Emitter<'g> {
                 ),
             );
         }
+        let facts: Vec<TermId> = names.facts.iter().map(|(t, _)| *t).collect();
+        let runtime = RuntimeLowering::new(&mut b, ground, &facts);
         Emitter {
+            runtime,
+            runtime_error: None,
             b,
             an,
             names,
@@ -906,12 +920,29 @@ impl Emitter<'_> {
                 break;
             }
         }
+        let cx = Context {
+            ground: self.an.ground,
+            prev: &self.prev,
+        };
+        if let Err(error) = self.runtime.finish(&mut self.b, &cx) {
+            self.runtime_error.get_or_insert(error);
+        }
     }
 
     fn emit_atom(&mut self, atom: AtomId, level: u32) {
         let Some(f) = self.fragments.get(&(atom, level)).cloned() else {
             return;
         };
+        if self.an.kinds[atom as usize] == AtomKind::Runtime {
+            let cx = Context {
+                ground: self.an.ground,
+                prev: &self.prev,
+            };
+            if let Err(error) = self.runtime.emit_atom(&mut self.b, &cx, atom, &f) {
+                self.runtime_error.get_or_insert(error);
+            }
+            return;
+        }
         let cycle = self.an.cycle_of[atom as usize];
         let mut bodies = Vec::new();
         for r in self.an.rules_of[atom as usize].clone() {

@@ -11,6 +11,7 @@
 
 mod analysis;
 mod emit;
+mod runtime;
 mod trie;
 
 use std::time::{Duration, Instant};
@@ -97,6 +98,16 @@ pub fn lower(game: &GdlGame, ground: &GroundProgram) -> Result<Translation, Vec<
     let mut warnings = game.warnings.clone();
     warnings.extend(emitted.warnings);
     warnings.extend(diagnostics);
+    // Run-time relations change what the RG checks cost: say which and why.
+    for (relation, reason) in &ground.stats.runtime_relations {
+        warnings.push(Diagnostic::warning(
+            format!(
+                "relation {relation} is evaluated at run time (a reachability check binding \
+                 its variables) instead of ground: {reason}"
+            ),
+            None,
+        ));
+    }
     let node_count = node_count(&emitted.game);
     let stats = TranslationStats {
         atoms: ground.atoms.len(),
