@@ -3,6 +3,7 @@
 
 mod bench;
 mod check;
+mod compile;
 mod convert;
 mod dot;
 mod fmt;
@@ -49,6 +50,12 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             optimize,
             json,
         } => stats::run(&file, &optimize, json),
+        Command::Compile {
+            file,
+            output,
+            passes,
+            build,
+        } => compile::run(&file, &output, passes, build),
         Command::Dot {
             file,
             output,
