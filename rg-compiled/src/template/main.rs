@@ -3,6 +3,7 @@
 //!
 //!   perft DEPTH          perft at depths 0..=DEPTH, one line each
 //!   playouts N SEED      N random playouts
+//!   moves                the legal moves of the initial state
 //! Options: --expose-keeper --first-keeper-walk --lenient --step-limit N
 
 // @extern-crate
@@ -71,6 +72,15 @@ fn run(args: &[String]) -> R<()> {
                 );
             }
         }
+        Some("moves") => {
+            let initial = model.initial()?;
+            let moves: Vec<String> = model
+                .legal_moves(&initial)?
+                .iter()
+                .map(|m| json_string(&model.format_move(m)))
+                .collect();
+            println!("{{\"moves\":[{}]}}", moves.join(","));
+        }
         Some("playouts") => {
             let n = number(positional.get(1), "the playout count");
             let seed = number(positional.get(2), "the seed");
@@ -92,7 +102,7 @@ fn run(args: &[String]) -> R<()> {
                 sums.join(",")
             );
         }
-        _ => fail("usage: perft DEPTH | playouts N SEED [--expose-keeper] [--first-keeper-walk] [--lenient] [--step-limit N]"),
+        _ => fail("usage: perft DEPTH | moves | playouts N SEED [--expose-keeper] [--first-keeper-walk] [--lenient] [--step-limit N]"),
     }
     Ok(())
 }
