@@ -1,8 +1,8 @@
 //! `--via compiled` and `rgw compile` (issue #19): compiled perft equals the
 //! RG engine's on the team corpus in every language (and, when present, on
 //! the shared corpus's RBG games), the build cache is reused, the written
-//! crate is self-contained, and commands that do not run compiled
-//! reasoners refuse it.
+//! crate is self-contained, playouts run, and commands that do not run
+//! compiled reasoners refuse it.
 
 mod common;
 
@@ -116,9 +116,42 @@ fn compile_writes_a_self_contained_crate() {
 }
 
 #[test]
+fn play_runs_compiled_playouts() {
+    let cache = cache();
+    let out = rgw_with_env(
+        &[
+            "play",
+            &team("rg/ticTacToe.rg"),
+            "--via",
+            "compiled",
+            "--playouts",
+            "50",
+            "--json",
+        ],
+        &[("RGW_COMPILED_CACHE", &cache)],
+    );
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let report: serde_json::Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
+    assert_eq!(report["playouts"], 50);
+    // Tic-tac-toe lasts 5 to 9 turns, and every game scores 100 in total.
+    let length = report["average_length"].as_f64().expect("length");
+    assert!((5.0..=9.0).contains(&length), "{report}");
+    let goals = &report["average_goals"];
+    let total = goals["x"].as_f64().expect("x") + goals["o"].as_f64().expect("o");
+    assert!((total - 100.0).abs() < 1e-9, "{report}");
+}
+
+#[test]
 fn other_commands_refuse_compiled() {
     let out = rgw_with_env(
-        &["play", &team("rg/ticTacToe.rg"), "--via", "compiled"],
+        &[
+            "verify",
+            &team("rbg/ticTacToe.rbg"),
+            "--depth",
+            "2",
+            "--via",
+            "compiled",
+        ],
         &[],
     );
     assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);

@@ -87,19 +87,23 @@ fn run(args: &[String]) -> R<()> {
             let mut rng = Rng::new(seed);
             let start = Instant::now();
             let mut moves = 0;
+            let mut branching = 0;
             let mut sums = vec![0i64; model.player_names().len()];
             for _ in 0..n {
-                let (made, goals) = model.playout(&mut rng, 1_000_000)?;
+                let (made, met, goals) = model.playout(&mut rng, 10_000_000)?;
                 moves += made;
+                branching += met;
                 for (s, g) in sums.iter_mut().zip(goals) {
                     *s += g;
                 }
             }
+            let seconds = start.elapsed().as_secs_f64();
             let sums: Vec<String> = sums.iter().map(i64::to_string).collect();
+            let players: Vec<String> = model.player_names().iter().map(|p| json_string(p)).collect();
             println!(
-                "{{\"playouts\":{n},\"moves\":{moves},\"seconds\":{},\"goal_sums\":[{}]}}",
-                start.elapsed().as_secs_f64(),
-                sums.join(",")
+                "{{\"playouts\":{n},\"moves\":{moves},\"branching\":{branching},\"seconds\":{seconds},\"goal_sums\":[{}],\"players\":[{}]}}",
+                sums.join(","),
+                players.join(",")
             );
         }
         _ => fail("usage: perft DEPTH | moves | playouts N SEED [--expose-keeper] [--first-keeper-walk] [--lenient] [--step-limit N]"),

@@ -704,21 +704,26 @@ impl Model {
         Ok(total)
     }
 
-    /// One uniformly random playout; returns the number of moves made and
-    /// the final goals.
-    pub fn playout(&mut self, rng: &mut Rng, max_moves: u64) -> R<(u64, Vec<i64>)> {
+    /// One uniformly random playout; returns the number of moves made, the
+    /// sum of the numbers of legal moves met, and the final goals.
+    pub fn playout(&mut self, rng: &mut Rng, max_moves: u64) -> R<(u64, u64, Vec<i64>)> {
         let mut state = self.initial()?;
         let mut made = 0;
-        while !self.is_terminal(&state) && made < max_moves {
+        let mut branching = 0;
+        while !self.is_terminal(&state) {
+            if made >= max_moves {
+                return Err(Fault::Message("the playout did not end".into()));
+            }
             let moves = self.legal_moves(&state)?;
             if moves.is_empty() {
                 break;
             }
+            branching += moves.len() as u64;
             let pick = rng.below(moves.len() as u64) as usize;
             self.apply(&mut state, &moves[pick])?;
             made += 1;
         }
-        Ok((made, self.goals(&state)))
+        Ok((made, branching, self.goals(&state)))
     }
 }
 
