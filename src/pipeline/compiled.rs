@@ -84,6 +84,27 @@ fn engine_options(source: &Source, args: &ModelArgs) -> EngineOptions {
     super::models::engine_options(source.language, args)
 }
 
+/// A reasoner counting for minutes must not outlive an rgw that was
+/// killed (a timeout, a closed terminal): Linux ends it with its parent.
+#[cfg(target_os = "linux")]
+fn die_with_parent(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the child between fork and exec, where
+    // only async-signal-safe calls are allowed; prctl is one and allocates
+    // nothing.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_: &mut Command) {}
+
 /// How a run of the reasoner ended.
 pub enum Ended {
     Finished,
@@ -99,18 +120,19 @@ pub fn run(
     deadline: Option<Instant>,
     on_line: &mut dyn FnMut(&serde_json::Value),
 ) -> Result<Ended, CliError> {
-    let mut child = Command::new(&reasoner.binary)
+    let mut command = Command::new(&reasoner.binary);
+    command
         .args(args)
         .args(&reasoner.flags)
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .map_err(|e| {
-            CliError::Failed(format!(
-                "error: cannot run {}: {e}",
-                reasoner.binary.display()
-            ))
-        })?;
+        .stderr(Stdio::inherit());
+    die_with_parent(&mut command);
+    let mut child = command.spawn().map_err(|e| {
+        CliError::Failed(format!(
+            "error: cannot run {}: {e}",
+            reasoner.binary.display()
+        ))
+    })?;
     let stdout = child.stdout.take().ok_or_else(|| {
         CliError::Failed("error: the compiled reasoner has no output".to_string())
     })?;
