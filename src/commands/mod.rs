@@ -181,6 +181,9 @@ fn asks_for_pass_list(command: &Command) -> bool {
         | Command::Perft { model, .. }
         | Command::Verify { model, .. }
         | Command::Play { model, .. } => &model.optimize,
+        Command::Compile { passes, .. } => {
+            return passes.as_deref().map(str::trim) == Some("help");
+        }
         _ => return false,
     };
     optimize.passes.as_deref().map(str::trim) == Some("help")
