@@ -399,6 +399,30 @@ impl<'a> Generator<'a> {
             };
             f.push_str("    {\n");
             match &edge.action {
+                Action::AssignAny { target, symbols } if self.fusible(t, ctx) => {
+                    // The test at `t` runs inline for every symbol: no call,
+                    // no second undo mark (the hot loop of "find the square
+                    // where ..." checks).
+                    let offset = self.offset(target, node);
+                    let test_edge = &p.edges[p.edges_of(t).start];
+                    let test = self.action(&test_edge.action, t, ctx);
+                    let then = match ctx {
+                        Context::Move => self.enter_move(test_edge.target),
+                        Context::Reach => format!(
+                            "if {} {{ return Ok(true); }}",
+                            self.enter_reach(test_edge.target)
+                        ),
+                    };
+                    let found = match ctx {
+                        Context::Move => String::new(),
+                        Context::Reach => format!("if {t} == to {{ return Ok(true); }}"),
+                    };
+                    let _ = writeln!(
+                        f,
+                        "        for &sym in &[{}u32] {{\n            s.tick({node})?;\n            let mk = s.mark();\n            let o = {offset};\n            s.set(o, sym);\n            {found}\n            s.tick({t})?;\n            let ok: bool = {test};\n            if ok {{ {then} }}\n            s.undo(mk);\n            {after}\n        }}",
+                        list(symbols.iter())
+                    );
+                }
                 Action::AssignAny { target, symbols } => {
                     let offset = self.offset(target, node);
                     let _ = writeln!(
@@ -503,6 +527,23 @@ impl<'a> Generator<'a> {
                 format!("(s.reach({from}, {to}, {depth})? != {negated})")
             }
         }
+    }
+
+    /// Whether the node after an any-assignment is a lone scalar test that
+    /// can run inline in the assignment's loop: one edge, a comparison of
+    /// symbols, no visited set (entering it has no other effect).
+    fn fusible(&self, t: u32, ctx: Context) -> bool {
+        let p = self.p;
+        let info = p.node_info[t as usize];
+        let range = p.edges_of(t);
+        let entered = match ctx {
+            Context::Move => info.can_finish_move && !info.visit_in_move,
+            Context::Reach => !info.visit_in_reach,
+        };
+        t != p.end
+            && entered
+            && range.len() == 1
+            && matches!(p.edges[range.start].action, Action::CompareScalars { .. })
     }
 
     /// `(is_pool, offset, &layout)` of a map operand.
