@@ -1,8 +1,8 @@
 //! `--via compiled` and `rgw compile` (issue #19): compiled perft equals the
 //! RG engine's on the team corpus in every language (and, when present, on
 //! the shared corpus's RBG games), the build cache is reused, the written
-//! crate is self-contained, playouts run, and commands that do not run
-//! compiled reasoners refuse it.
+//! crate is self-contained, playouts run, verify adds the reasoner, and
+//! commands that do not run compiled reasoners refuse it.
 
 mod common;
 
@@ -142,16 +142,32 @@ fn play_runs_compiled_playouts() {
 }
 
 #[test]
-fn other_commands_refuse_compiled() {
+fn verify_adds_the_compiled_reasoner() {
+    let cache = cache();
     let out = rgw_with_env(
         &[
             "verify",
             &team("rbg/ticTacToe.rbg"),
             "--depth",
-            "2",
+            "3",
             "--via",
             "compiled",
         ],
+        &[("RGW_COMPILED_CACHE", &cache)],
+    );
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout
+            .contains("RG engine vs compiled reasoner: agree up to depth 3: perft [1, 9, 72, 504]"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn other_commands_refuse_compiled() {
+    let out = rgw_with_env(
+        &["moves", &team("rg/ticTacToe.rg"), "--via", "compiled"],
         &[],
     );
     assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);

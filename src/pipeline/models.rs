@@ -117,7 +117,7 @@ pub fn with_model<T: ModelTask>(
     check_model_options(source, args)?;
     match (source.language, via(source, args)?) {
         (_, Via::Compiled) => Err(CliError::Usage(
-            "--via compiled is available for rgw perft and rgw play (and rgw compile writes the crate); \
+            "--via compiled is available for rgw perft, play and verify (and rgw compile writes the crate); \
              this command does not run compiled reasoners yet"
                 .into(),
         )),
