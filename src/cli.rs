@@ -192,6 +192,22 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         trace: Option<PathBuf>,
     },
+    /// Write a Rust crate with the game's forward model compiled (its RG
+    /// after the default optimizer): a library and a perft/playouts binary.
+    Compile {
+        /// The game file (any supported language).
+        file: PathBuf,
+        /// The crate's directory (created if missing).
+        #[arg(short, long, value_name = "DIR")]
+        output: PathBuf,
+        /// Optimize with exactly these passes instead of the default
+        /// pipeline, comma separated (`--passes ""`: none).
+        #[arg(long, value_name = "A,B,C")]
+        passes: Option<String>,
+        /// Also build the crate (cargo build --release, into DIR/target).
+        #[arg(long)]
+        build: bool,
+    },
     /// Print the size of a game (translated, and optimized with --optimize).
     Stats {
         /// The game file.

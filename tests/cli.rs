@@ -651,7 +651,11 @@ fn rbg_runs_natively_and_through_its_translation() {
     assert_eq!(moves.stdout.lines().count(), 9);
     let out = rgw(&["perft", &file, "1", "--via", "propnet"]);
     assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("choose native or rg"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("choose native, rg or compiled"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]
@@ -738,7 +742,7 @@ fn hrg_games_run_natively_and_verify_against_their_translation() {
     let wrong = rgw(&["perft", &team("hrg/ticTacToe.hrg"), "1", "--via", "propnet"]);
     assert_eq!(wrong.code, 2);
     assert!(
-        wrong.stderr.contains("choose native or rg"),
+        wrong.stderr.contains("choose native, rg or compiled"),
         "{}",
         wrong.stderr
     );

@@ -3,6 +3,7 @@
 
 mod bench;
 mod check;
+mod compile;
 mod convert;
 mod dot;
 mod fmt;
@@ -49,6 +50,12 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             optimize,
             json,
         } => stats::run(&file, &optimize, json),
+        Command::Compile {
+            file,
+            output,
+            passes,
+            build,
+        } => compile::run(&file, &output, passes, build),
         Command::Dot {
             file,
             output,
@@ -174,6 +181,9 @@ fn asks_for_pass_list(command: &Command) -> bool {
         | Command::Perft { model, .. }
         | Command::Verify { model, .. }
         | Command::Play { model, .. } => &model.optimize,
+        Command::Compile { passes, .. } => {
+            return passes.as_deref().map(str::trim) == Some("help");
+        }
         _ => return false,
     };
     optimize.passes.as_deref().map(str::trim) == Some("help")

@@ -7,13 +7,16 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rg_core::model::{perft, Budget, ForwardModel, LimitError, Player};
+use rg_core::model::{perft, Budget, ForwardModel, LimitError, ModelError, Player};
 
 use crate::cli::ModelArgs;
+use crate::pipeline::compiled;
 use crate::pipeline::expected::{compare, ExpectedTable};
 use crate::pipeline::interrupt::{self, EXIT_INTERRUPTED};
 use crate::pipeline::live::Live;
-use crate::pipeline::models::{runtime_error, with_model, ModelTask};
+use crate::pipeline::models::{
+    check_model_options, runtime_error, via, with_model, ModelTask, Via,
+};
 use crate::pipeline::parallel_perft::perft_series_parallel;
 use crate::source::{CliError, Source};
 
@@ -75,8 +78,30 @@ pub fn run(path: &Path, args: &ModelArgs, options: &PerftOptions) -> Result<Exit
         live.stage(format!("depth {depth}"));
     };
     live.stage("depth 0".into());
+    let mut compiled = None;
     let (results, stopped) = if options.joint {
         joint_series(&source, args, options.depth, budget, &mut on_depth)?
+    } else if via(&source, args)? == Via::Compiled {
+        if options.threads.is_some_and(|n| n > 1) {
+            return Err(CliError::Usage(
+                "--via compiled counts on one thread (--threads 1)".into(),
+            ));
+        }
+        check_model_options(&source, args)?;
+        live.stage("compiling".into());
+        let reasoner = compiled::reasoner(&source, args)?;
+        if !json {
+            live.println(&format!(
+                "compiled reasoner: {} in {:.3} s ({})",
+                if reasoner.cached { "reused" } else { "built" },
+                reasoner.compile_time.as_secs_f64(),
+                reasoner.binary.display()
+            ));
+        }
+        live.stage("depth 0".into());
+        let series = compiled_series(&reasoner, options, &mut on_depth)?;
+        compiled = Some(reasoner);
+        series
     } else {
         let threads = match options.threads {
             Some(0) => return Err(CliError::Usage("--threads must be at least 1".into())),
@@ -110,6 +135,10 @@ pub fn run(path: &Path, args: &ModelArgs, options: &PerftOptions) -> Result<Exit
             "seconds": results.iter().map(|(_, t)| t.as_secs_f64()).collect::<Vec<_>>(),
         });
         complete_json(&mut object, stopped.as_ref(), options.time_limit);
+        if let Some(reasoner) = &compiled {
+            object["compile_seconds"] = serde_json::json!(reasoner.compile_time.as_secs_f64());
+            object["compile_cached"] = serde_json::json!(reasoner.cached);
+        }
         if let Some((path, _, comparison)) = &checked {
             object["expected"] = comparison.to_json(path);
         }
@@ -133,6 +162,41 @@ pub fn run(path: &Path, args: &ModelArgs, options: &PerftOptions) -> Result<Exit
     } else {
         code
     })
+}
+
+/// Perft of the compiled reasoner at every depth, read from its output
+/// (its own timing of each depth, excluding process start).
+fn compiled_series(
+    reasoner: &compiled::Reasoner,
+    options: &PerftOptions,
+    on_depth: &mut dyn FnMut(u64, Duration),
+) -> Result<PerftSeries, CliError> {
+    let deadline = options.time_limit.map(|limit| Instant::now() + limit);
+    let mut results = Vec::new();
+    let args = ["perft".to_string(), options.depth.to_string()];
+    let ended = compiled::run(reasoner, &args, deadline, &mut |line| {
+        let count = line.get("nodes").and_then(serde_json::Value::as_u64);
+        let seconds = line.get("seconds").and_then(serde_json::Value::as_f64);
+        if let (Some(count), Some(seconds)) = (count, seconds) {
+            let time = Duration::from_secs_f64(seconds.max(0.0));
+            on_depth(count, time);
+            results.push((count, time));
+        }
+    });
+    match ended {
+        Ok(compiled::Ended::Finished) => Ok((results, None)),
+        Ok(compiled::Ended::TimedOut) => Ok((
+            results,
+            Some(LimitError::Time(options.time_limit.unwrap_or_default())),
+        )),
+        Err(CliError::Failed(message)) => Ok((
+            results,
+            Some(LimitError::Model(ModelError::new(
+                message.trim_start_matches("error: ").to_string(),
+            ))),
+        )),
+        Err(other) => Err(other),
+    }
 }
 
 /// Marks a JSON result `"complete"`, and says why not (`"stopped"`).
@@ -241,7 +305,7 @@ fn joint_series(
     mut budget: Budget,
     on_depth: &mut dyn FnMut(u64, Duration),
 ) -> Result<PerftSeries, CliError> {
-    use crate::pipeline::models::{check_model_options, gdl_reasoner, propnet_model, via, Via};
+    use crate::pipeline::models::{gdl_reasoner, propnet_model};
     use crate::source::Language;
     check_model_options(source, args)?;
     if source.language != Language::Gdl {
@@ -251,7 +315,7 @@ fn joint_series(
     }
     let mut results = Vec::new();
     let which = via(source, args)?;
-    if which == Via::Rg {
+    if matches!(which, Via::Rg | Via::Compiled) {
         return Err(CliError::Usage(
             "--joint counts GDL joint moves: use the native or propnet model".into(),
         ));

@@ -8,7 +8,10 @@ use rand::{Rng, SeedableRng};
 use rg_core::model::{run_playouts, ForwardModel, Player};
 
 use crate::cli::ModelArgs;
-use crate::pipeline::models::{runtime_error, with_model, ModelTask};
+use crate::pipeline::compiled;
+use crate::pipeline::models::{
+    check_model_options, runtime_error, via, with_model, ModelTask, Via,
+};
 use crate::source::{CliError, Source};
 
 /// Moves allowed in one playout before it is declared endless.
@@ -37,21 +40,80 @@ pub fn run(
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let report = with_model(
-        &source,
-        args,
-        Playouts {
-            source: &source,
-            playouts,
-            seed,
-        },
-    )?;
+    let report = if via(&source, args)? == Via::Compiled {
+        compiled_playouts(&source, args, playouts, seed)?
+    } else {
+        with_model(
+            &source,
+            args,
+            Playouts {
+                source: &source,
+                playouts,
+                seed,
+            },
+        )?
+    };
     if json {
         println!("{}", report.json(&source.name()));
     } else {
         println!("{}", report.text());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Playouts of the compiled reasoner (its own random generator: the same
+/// seed picks other moves than the other models do).
+fn compiled_playouts(
+    source: &Source,
+    args: &ModelArgs,
+    playouts: u64,
+    seed: u64,
+) -> Result<Report, CliError> {
+    check_model_options(source, args)?;
+    let reasoner = compiled::reasoner(source, args)?;
+    eprintln!(
+        "compiled reasoner: {} in {:.3} s",
+        if reasoner.cached { "reused" } else { "built" },
+        reasoner.compile_time.as_secs_f64()
+    );
+    let mut report = None;
+    let command = [
+        "playouts".to_string(),
+        playouts.to_string(),
+        seed.to_string(),
+    ];
+    compiled::run(&reasoner, &command, None, &mut |line| {
+        let number = |key: &str| line.get(key).and_then(serde_json::Value::as_u64);
+        let players: Vec<String> = line
+            .get("players")
+            .and_then(serde_json::Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|p| p.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let goal_sums: Vec<i64> = line
+            .get("goal_sums")
+            .and_then(serde_json::Value::as_array)
+            .map(|a| a.iter().filter_map(serde_json::Value::as_i64).collect())
+            .unwrap_or_default();
+        report = Some(Report {
+            players,
+            stats: rg_core::model::PlayoutStats {
+                playouts: number("playouts").unwrap_or(0),
+                seconds: line
+                    .get("seconds")
+                    .and_then(serde_json::Value::as_f64)
+                    .unwrap_or(0.0),
+                total_turns: number("moves").unwrap_or(0),
+                total_branching: number("branching").unwrap_or(0),
+                goal_sums,
+            },
+            model: "compiled reasoner".to_string(),
+        });
+    })?;
+    report.ok_or_else(|| CliError::Failed("error: the compiled reasoner reported nothing".into()))
 }
 
 struct Playouts<'a> {

@@ -10,12 +10,14 @@
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use rg_core::model::Budget;
+use rg_core::model::{perft, Budget, ForwardModel, LimitError};
+use rg_core::verify::{Side, Verdict};
 
 use crate::cli::ModelArgs;
 use crate::pipeline::comparisons::{against_file, comparisons};
+use crate::pipeline::compiled;
 use crate::pipeline::expected::{compare, ExpectedTable};
 use crate::pipeline::interrupt::{self, EXIT_INTERRUPTED};
 use crate::pipeline::live::Live;
@@ -34,11 +36,18 @@ pub fn run(
     checks: &Checks<'_>,
     args: &ModelArgs,
 ) -> Result<ExitCode, CliError> {
-    if let Some(via) = &args.via {
+    // `--via compiled` adds the compiled reasoner to the comparisons.
+    let with_compiled = args.via.as_deref() == Some("compiled");
+    if let Some(via) = args.via.as_deref().filter(|_| !with_compiled) {
         return Err(CliError::Usage(format!(
-            "--via {via} does not apply to verify, which runs every model of the file side by side"
+            "--via {via} does not apply to verify, which runs every model of the file side by \
+             side (--via compiled adds the compiled reasoner to them)"
         )));
     }
+    let args = &ModelArgs {
+        via: None,
+        ..args.clone()
+    };
     let source = Source::read(path)?;
     // Read the table first: a malformed table is reported before any work.
     let table = checks.expected.map(ExpectedTable::read).transpose()?;
@@ -66,6 +75,13 @@ pub fn run(
         }),
         None => comparisons(&source, depth, args, &budget),
     };
+    let verdicts = verdicts.and_then(|mut verdicts| {
+        if with_compiled {
+            live.stage("compiled reasoner".into());
+            verdicts.push(compiled_verdict(&source, depth, time_limit, args)?);
+        }
+        Ok(verdicts)
+    });
     live.finish();
     let verdicts = verdicts?;
     let mut all_agree = true;
@@ -105,6 +121,89 @@ pub fn run(
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Perft of the RG engine against the compiled reasoner, both on the
+/// optimized RG the reasoner is built from. Counts only: a difference is
+/// not localized to a move prefix (the reasoner runs in another process).
+fn compiled_verdict(
+    source: &Source,
+    depth: u32,
+    time_limit: Option<Duration>,
+    args: &ModelArgs,
+) -> Result<(String, Verdict), CliError> {
+    let what = "RG engine vs compiled reasoner".to_string();
+    let engine = compiled::engine(source, args)?;
+    let reasoner = compiled::reasoner(source, args)?;
+    let mut budget = time_limit.map_or_else(Budget::unlimited, Budget::with_time_limit);
+    let mut left = Vec::new();
+    let mut left_stop: Option<LimitError> = None;
+    match engine.initial() {
+        Err(e) => left_stop = Some(e.into()),
+        Ok(initial) => {
+            for d in 0..=depth {
+                match perft(&engine, &initial, d, &mut budget) {
+                    Ok(count) => left.push(count),
+                    Err(e) => {
+                        left_stop = Some(e);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    let mut right = Vec::new();
+    let deadline = time_limit.map(|limit| Instant::now() + limit);
+    let command = ["perft".to_string(), depth.to_string()];
+    let ended = compiled::run(&reasoner, &command, deadline, &mut |line| {
+        if let Some(count) = line.get("nodes").and_then(serde_json::Value::as_u64) {
+            right.push(count);
+        }
+    });
+    let right_error = match ended {
+        Ok(compiled::Ended::Finished) => None,
+        Ok(compiled::Ended::TimedOut) => Some(None),
+        Err(e) => Some(Some(
+            e.to_string().trim_start_matches("error: ").to_string(),
+        )),
+    };
+    let common = left.len().min(right.len());
+    for d in 0..common {
+        if left[d] != right[d] {
+            return Ok((
+                what,
+                Verdict::Differ {
+                    depth: d as u32,
+                    left: left[d],
+                    right: right[d],
+                    agreed: left[..d].to_vec(),
+                    prefix: Vec::new(),
+                    detail: "the perft counts differ (the compiled reasoner's differences \
+                             are not localized to a move)"
+                        .into(),
+                },
+            ));
+        }
+    }
+    let agreed = left[..common].to_vec();
+    let failed = |side, error: String| Verdict::Failed {
+        side,
+        depth: common as u32,
+        agreed: agreed.clone(),
+        error,
+    };
+    let verdict = match (left_stop, right_error) {
+        (Some(LimitError::Model(e)), _) if left.len() == common => {
+            failed(Side::Left, e.to_string())
+        }
+        (_, Some(Some(e))) if right.len() == common => failed(Side::Right, e),
+        (left_stop, right_error) => Verdict::Agree {
+            perft: agreed.clone(),
+            stopped: (left_stop.is_some() || right_error.is_some())
+                .then(|| "a limit was reached".to_string()),
+        },
+    };
+    Ok((what, verdict))
 }
 
 /// Plays whose goals `verify` compares at most (a census walks them all).

@@ -4,6 +4,7 @@
 //! tables, Ctrl-C, and the live progress line.
 
 pub mod comparisons;
+pub mod compiled;
 pub mod expected;
 pub mod goals;
 pub mod interrupt;

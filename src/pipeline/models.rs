@@ -26,20 +26,23 @@ pub enum Via {
     Native,
     Rg,
     Propnet,
+    /// The RG translation compiled to Rust (`pipeline::compiled`).
+    Compiled,
 }
 
 pub fn via(source: &Source, args: &ModelArgs) -> Result<Via, CliError> {
     let via = match args.via.as_deref() {
         None | Some("native") => Via::Native,
         Some("rg") => Via::Rg,
+        Some("compiled") => Via::Compiled,
         Some("propnet") if source.language == Language::Gdl => Via::Propnet,
         Some(other) => {
             let options = match source.language {
-                Language::Gdl => "native, propnet or rg",
+                Language::Gdl => "native, propnet, rg or compiled",
                 Language::Rbg | Language::Hrg | Language::RbgDraft | Language::Replay => {
-                    "native or rg"
+                    "native, rg or compiled"
                 }
-                Language::Rg => "rg",
+                Language::Rg => "rg or compiled",
             };
             return Err(CliError::Usage(format!(
                 "--via {other} is not available for .{} files (choose {options})",
@@ -52,7 +55,7 @@ pub fn via(source: &Source, args: &ModelArgs) -> Result<Via, CliError> {
 
 /// Whether the chosen model is the RG engine (an `.rg` file, or `--via rg`).
 fn runs_on_engine(source: &Source, args: &ModelArgs) -> Result<bool, CliError> {
-    Ok(source.language == Language::Rg || via(source, args)? == Via::Rg)
+    Ok(source.language == Language::Rg || matches!(via(source, args)?, Via::Rg | Via::Compiled))
 }
 
 /// Refuses options that do not apply to the model chosen for the file
@@ -113,6 +116,11 @@ pub fn with_model<T: ModelTask>(
 ) -> Result<T::Output, CliError> {
     check_model_options(source, args)?;
     match (source.language, via(source, args)?) {
+        (_, Via::Compiled) => Err(CliError::Usage(
+            "--via compiled is available for rgw perft, play and verify (and rgw compile writes the crate); \
+             this command does not run compiled reasoners yet"
+                .into(),
+        )),
         (Language::Rg, _) => task.run(&rg_engine(source, args)?, "RG engine"),
         (_, Via::Rg) => task.run(&rg_engine(source, args)?, "RG engine (translated)"),
         (Language::Rbg, _) => task.run(&rbg_interpreter(source)?, "RBG interpreter"),

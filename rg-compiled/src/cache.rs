@@ -1,0 +1,52 @@
+//! The cache of built reasoners: one crate directory per game (named by the
+//! content hash of its generated code) and one shared cargo target
+//! directory, so nothing is built twice.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use rg_core::engine::Program;
+
+use crate::{cargo_build, generate, write_crate};
+
+/// A built (or reused) reasoner.
+pub struct BuildOutcome {
+    pub binary: PathBuf,
+    /// Time spent generating the crate.
+    pub generate_time: Duration,
+    /// Time spent in cargo (zero when the binary was cached).
+    pub build_time: Duration,
+    pub cached: bool,
+}
+
+/// Generates the crate for `program` under `root/crates/`, builds it into
+/// `root/target/` unless that binary exists, and returns it.
+pub fn cached_binary(program: &Program, root: &Path) -> Result<BuildOutcome, String> {
+    let start = Instant::now();
+    let krate = generate(program);
+    let generate_time = start.elapsed();
+    let target_dir = root.join("target");
+    let binary =
+        target_dir
+            .join("release")
+            .join(format!("{}{}", krate.name, std::env::consts::EXE_SUFFIX));
+    if binary.exists() {
+        return Ok(BuildOutcome {
+            binary,
+            generate_time,
+            build_time: Duration::ZERO,
+            cached: true,
+        });
+    }
+    let dir = root.join("crates").join(&krate.name);
+    write_crate(&krate, &dir)
+        .map_err(|e| format!("cannot write the crate to {}: {e}", dir.display()))?;
+    let start = Instant::now();
+    let binary = cargo_build(&dir, &target_dir, &krate.name)?;
+    Ok(BuildOutcome {
+        binary,
+        generate_time,
+        build_time: start.elapsed(),
+        cached: false,
+    })
+}

@@ -1,0 +1,73 @@
+//! Shared helpers of the compiled-reasoner tests: build crates into one
+//! shared target directory and run their perft.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use rg_core::engine::{Engine, EngineOptions};
+use rg_core::model::{perft, Budget, ForwardModel};
+
+/// One target directory for every crate the tests build (shared across test
+/// runs, so unchanged games are not rebuilt).
+pub fn cache_root() -> PathBuf {
+    testkit::workspace_root()
+        .join("target")
+        .join("rgw-compiled-tests")
+}
+
+/// Builds (or reuses) the reasoner of `engine`'s program.
+pub fn binary(engine: &Engine) -> PathBuf {
+    match rg_compiled::cached_binary(engine.program(), &cache_root()) {
+        Ok(outcome) => outcome.binary,
+        Err(e) => panic!("build failed: {e}"),
+    }
+}
+
+/// Runs `perft DEPTH` on a built reasoner; counts per depth.
+pub fn compiled_perft(binary: &PathBuf, depth: u32, extra: &[&str]) -> Result<Vec<u64>, String> {
+    let output = Command::new(binary)
+        .arg("perft")
+        .arg(depth.to_string())
+        .args(extra)
+        .output()
+        .map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    let mut counts = Vec::new();
+    for line in text.lines() {
+        if let Some(rest) = line.split("\"nodes\":").nth(1) {
+            let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            counts.push(n.parse().map_err(|_| line.to_string())?);
+        } else if line.contains("\"error\"") {
+            return Err(line.to_string());
+        }
+    }
+    if !output.status.success() {
+        return Err(text);
+    }
+    Ok(counts)
+}
+
+/// Engine perft at depths `0..=depth`.
+pub fn engine_perft(engine: &Engine, depth: u32) -> Vec<u64> {
+    let initial = engine.initial().expect("initial state");
+    (0..=depth)
+        .map(|d| perft(engine, &initial, d, &mut Budget::unlimited()).expect("engine perft"))
+        .collect()
+}
+
+pub fn engine(source: &str, options: EngineOptions) -> Engine {
+    match Engine::from_source(source, options) {
+        Ok(e) => e,
+        Err(d) => panic!("{d:?}"),
+    }
+}
+
+pub fn assert_agrees(name: &str, engine: &Engine, depth: u32, extra: &[&str]) {
+    let bin = binary(engine);
+    let compiled = compiled_perft(&bin, depth, extra).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let expected = engine_perft(engine, depth);
+    assert_eq!(compiled, expected, "{name}: compiled vs engine perft");
+    let _ = engine.player_names();
+}

@@ -1,0 +1,175 @@
+//! `--via compiled` and `rgw compile` (issue #19): compiled perft equals the
+//! RG engine's on the team corpus in every language (and, when present, on
+//! the shared corpus's RBG games), the build cache is reused, the written
+//! crate is self-contained, playouts run, verify adds the reasoner, and
+//! commands that do not run compiled reasoners refuse it.
+
+mod common;
+
+use common::{rgw_with_env, team, TempDir};
+
+/// One cache for every test that builds reasoners (shared with the
+/// rg-compiled tests, so a game is built once per checkout).
+fn cache() -> String {
+    format!("{}/target/rgw-compiled-tests", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn perft_json(file: &str, depth: u32, via: &str) -> serde_json::Value {
+    let depth = depth.to_string();
+    let cache = cache();
+    let out = rgw_with_env(
+        &[
+            "perft",
+            file,
+            &depth,
+            "--via",
+            via,
+            "--threads",
+            "1",
+            "--json",
+        ],
+        &[("RGW_COMPILED_CACHE", &cache)],
+    );
+    assert_eq!(
+        out.code, 0,
+        "{file} via {via}: {}{}",
+        out.stdout, out.stderr
+    );
+    serde_json::from_str(out.stdout.trim()).expect("one JSON object")
+}
+
+fn assert_agrees(file: &str, depth: u32) {
+    let compiled = perft_json(file, depth, "compiled");
+    let engine = perft_json(file, depth, "rg");
+    assert_eq!(compiled["complete"], true, "{file}");
+    assert_eq!(
+        compiled["perft"], engine["perft"],
+        "{file}: compiled vs engine"
+    );
+    assert!(compiled["compile_seconds"].as_f64().is_some(), "{file}");
+}
+
+#[test]
+fn team_corpus_agrees() {
+    let games = [
+        ("rg/ticTacToe.rg", 5),
+        ("rg/breakthrough.rg", 3),
+        ("rbg/ticTacToe.rbg", 4),
+        ("rbg/breakthrough6x6.rbg", 3),
+        ("rbg/connect4.rbg", 4),
+        ("hrg/connect4.hrg", 4),
+        ("hrg/breakthrough.hrg", 3),
+        ("kif/ticTacToe.kif", 5),
+        ("kif/connect4.kif", 4),
+        ("replay/tftVsGrim.replay", 4),
+    ];
+    for (file, depth) in games {
+        assert_agrees(&team(file), depth);
+    }
+}
+
+#[test]
+fn shared_corpus_agrees() {
+    let Some(corpus) = testkit::shared_corpus("shared_corpus_agrees") else {
+        return;
+    };
+    let games = [
+        ("rbg-ll/breakthrough.rbg", 3),
+        ("rbg-ll/chess.rbg", 3),
+        ("rbg-ll/connect4.rbg", 4),
+        ("rbg-ll/englishDraughts.rbg", 4),
+        ("rbg-ll/reversi.rbg", 3),
+        ("rbg-ll/amazons.rbg", 1),
+        // Random moves (dice).
+        ("hrg/diceThrowCompare.hrg", 4),
+    ];
+    for (file, depth) in games {
+        assert_agrees(&corpus.join(file).display().to_string(), depth);
+    }
+}
+
+#[test]
+fn second_run_reuses_the_cache() {
+    let file = team("rg/ticTacToe.rg");
+    perft_json(&file, 1, "compiled");
+    let again = perft_json(&file, 1, "compiled");
+    assert_eq!(again["compile_cached"], true);
+}
+
+#[test]
+fn compile_writes_a_self_contained_crate() {
+    let dir = TempDir::new("compile");
+    let out_dir = dir.path.join("crate");
+    let out_dir = out_dir.display().to_string();
+    let out = rgw_with_env(
+        &["compile", &team("rbg/ticTacToe.rbg"), "-o", &out_dir],
+        &[],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let manifest = std::fs::read_to_string(format!("{out_dir}/Cargo.toml")).expect("manifest");
+    // No dependencies, no build script: building never runs a game's code.
+    assert!(!manifest.contains("[dependencies]"), "{manifest}");
+    assert!(!manifest.contains("build"), "{manifest}");
+    assert!(!std::path::Path::new(&format!("{out_dir}/build.rs")).exists());
+    let game = std::fs::read_to_string(format!("{out_dir}/src/game.rs")).expect("game.rs");
+    assert!(game.contains("fn moves_from"));
+}
+
+#[test]
+fn play_runs_compiled_playouts() {
+    let cache = cache();
+    let out = rgw_with_env(
+        &[
+            "play",
+            &team("rg/ticTacToe.rg"),
+            "--via",
+            "compiled",
+            "--playouts",
+            "50",
+            "--json",
+        ],
+        &[("RGW_COMPILED_CACHE", &cache)],
+    );
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let report: serde_json::Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
+    assert_eq!(report["playouts"], 50);
+    // Tic-tac-toe lasts 5 to 9 turns, and every game scores 100 in total.
+    let length = report["average_length"].as_f64().expect("length");
+    assert!((5.0..=9.0).contains(&length), "{report}");
+    let goals = &report["average_goals"];
+    let total = goals["x"].as_f64().expect("x") + goals["o"].as_f64().expect("o");
+    assert!((total - 100.0).abs() < 1e-9, "{report}");
+}
+
+#[test]
+fn verify_adds_the_compiled_reasoner() {
+    let cache = cache();
+    let out = rgw_with_env(
+        &[
+            "verify",
+            &team("rbg/ticTacToe.rbg"),
+            "--depth",
+            "3",
+            "--via",
+            "compiled",
+        ],
+        &[("RGW_COMPILED_CACHE", &cache)],
+    );
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout
+            .contains("RG engine vs compiled reasoner: agree up to depth 3: perft [1, 9, 72, 504]"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn other_commands_refuse_compiled() {
+    let out = rgw_with_env(
+        &["moves", &team("rg/ticTacToe.rg"), "--via", "compiled"],
+        &[],
+    );
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    assert!(out.stderr.contains("--via compiled"), "{}", out.stderr);
+}
