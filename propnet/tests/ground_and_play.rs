@@ -1,35 +1,12 @@
 //! Grounding and playing a hand-built Datalog game (gdl.md §7.8's coin
 //! game), without the GDL front end.
 
-use propnet::datalog::{Atom, Literal, Program, Rule, Term};
+use propnet::datalog::{Literal, Program, Term};
 use propnet::{ground, GroundingError, GroundingLimits, PropnetModel};
 use rg_core::model::{perft, Budget, ForwardModel};
 
-struct Builder {
-    program: Program,
-}
-
-impl Builder {
-    fn c(&mut self, name: &str) -> Term {
-        Term::Constant(self.program.symbols.intern(name))
-    }
-    fn f(&mut self, name: &str, args: Vec<Term>) -> Term {
-        Term::Function(self.program.symbols.intern(name), args)
-    }
-    fn atom(&mut self, name: &str, args: Vec<Term>) -> Atom {
-        Atom {
-            relation: self.program.symbols.intern(name),
-            args,
-        }
-    }
-    fn rule(&mut self, head: Atom, body: Vec<Literal>, vars: &[&str]) {
-        self.program.rules.push(Rule {
-            head,
-            body,
-            variable_names: vars.iter().map(std::string::ToString::to_string).collect(),
-        });
-    }
-}
+mod common;
+use common::Builder;
 
 /// (role alice) (role bob) (init fresh) (coin h) (coin t)
 /// (<= (legal ?r (pick ?c)) (role ?r) (coin ?c) (true fresh))
@@ -38,9 +15,7 @@ impl Builder {
 /// (<= terminal (not (true fresh)))
 /// (<= (goal ?r 100) (true (won ?r))) (<= (goal ?r 0) (role ?r) (not (true (won ?r))))
 fn coin_game() -> Program {
-    let mut b = Builder {
-        program: Program::new(),
-    };
+    let mut b = Builder::new();
     let (v0, v1) = (Term::Variable(0), Term::Variable(1));
     for role in ["alice", "bob"] {
         let r = b.c(role);

@@ -2,38 +2,15 @@
 //! hand-picked states, and the propnet model of a game whose terminal and
 //! goals read a run-time relation.
 
-use propnet::datalog::{Atom, Literal, Program, Rule, Term};
+use propnet::datalog::{Literal, Program, Term};
 use propnet::ground::TermId;
 use propnet::runtime::{RuntimeEvaluator, StateFacts};
 use propnet::{ground, ground_with_runtime, GroundingLimits, PropnetModel};
 use rg_core::fx_hash::FxSet;
 use rg_core::model::{perft, Budget, ForwardModel};
 
-struct Builder {
-    program: Program,
-}
-
-impl Builder {
-    fn c(&mut self, name: &str) -> Term {
-        Term::Constant(self.program.symbols.intern(name))
-    }
-    fn f(&mut self, name: &str, args: Vec<Term>) -> Term {
-        Term::Function(self.program.symbols.intern(name), args)
-    }
-    fn atom(&mut self, name: &str, args: Vec<Term>) -> Atom {
-        Atom {
-            relation: self.program.symbols.intern(name),
-            args,
-        }
-    }
-    fn rule(&mut self, head: Atom, body: Vec<Literal>, vars: &[&str]) {
-        self.program.rules.push(Rule {
-            head,
-            body,
-            variable_names: vars.iter().map(std::string::ToString::to_string).collect(),
-        });
-    }
-}
+mod common;
+use common::Builder;
 
 /// (role p) (init (cell a)) (init (cell b))
 /// (<= (legal p (drop ?x)) (true (cell ?x)))
@@ -41,9 +18,7 @@ impl Builder {
 /// (<= two (true (cell ?x)) (true (cell ?y)) (distinct ?x ?y))
 /// (<= terminal (not two)) (<= (goal p 100) two) (<= (goal p 0) (not two))
 fn drop_game() -> Program {
-    let mut b = Builder {
-        program: Program::new(),
-    };
+    let mut b = Builder::new();
     let (x, y) = (Term::Variable(0), Term::Variable(1));
     let p = b.c("p");
     let head = b.atom("role", vec![p.clone()]);
