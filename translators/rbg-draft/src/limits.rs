@@ -21,3 +21,9 @@ pub const MAX_LETTERS: u64 = 100_000;
 /// bound the stack they use.
 pub const MAX_SEMIMOVES: usize = 500;
 pub const MAX_WRITES: usize = 500;
+/// Most semimoves one turn's moves may hold together. Semimoves that end
+/// without a marker chain, so a turn's moves can multiply with every link
+/// (each of seven drops writing any of three pieces per row is 3^6 moves a
+/// link); past this the interpreter reports the turn as too large instead of
+/// exhausting memory.
+pub const MAX_TURN_SEMIMOVES: usize = 1_000_000;

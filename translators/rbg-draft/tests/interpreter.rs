@@ -136,3 +136,29 @@ fn a_passed_deadline_stops_a_long_move_search() {
     m.legal_moves(&state, &mut moves).unwrap();
     assert_eq!(moves.len(), 20);
 }
+
+/// Fuzzing regression (translate_rbgd): connect four whose drop may write
+/// any of three pieces on every row ends each drop with a semimove proper,
+/// so a turn chains drops and its moves multiply by thousands per link.
+/// Enumerating them exhausted memory (19 GB in a minute); now the turn
+/// stops at the size limit with an error.
+#[test]
+fn a_turn_of_exponentially_many_moves_stops_at_the_limit() {
+    let source = corpus("connect4.rbgd");
+    let drop = "#def DROP(md) = (empty/me)>(0,-1,{red,yellow,zone})";
+    let original = source
+        .lines()
+        .find(|line| line.starts_with("#def DROP"))
+        .expect("connect four defines DROP");
+    let m = model(&source.replace(original, drop));
+    let started = std::time::Instant::now();
+    let mut moves = Vec::new();
+    let error = m
+        .legal_moves(&m.initial().unwrap(), &mut moves)
+        .expect_err("the turn is too large");
+    assert!(
+        error.to_string().contains("more than 1000000 semimoves"),
+        "{error}"
+    );
+    assert!(started.elapsed().as_secs() < 60, "stopping took too long");
+}

@@ -15,7 +15,7 @@ use std::time::Instant;
 use rg_core::model::{ForwardModel, ModelError, Player};
 
 use crate::ast::{Formula, Game, PlayerId, Value};
-use crate::limits::{MAX_SEMIMOVES, MAX_WRITES};
+use crate::limits::{MAX_SEMIMOVES, MAX_TURN_SEMIMOVES, MAX_WRITES};
 use nfa::{resolve, Letter, Nfa};
 
 /// How a semimove ends.
@@ -56,6 +56,17 @@ enum Condition {
     Pattern(Nfa),
     At(u32, usize),
     Compare(Value, crate::ast::Relation, Value),
+}
+
+/// The turn being enumerated: the semimoves so far, the boards they passed
+/// through, and the moves found.
+struct Turn<'a> {
+    player: PlayerId,
+    path: Vec<Semimove>,
+    seen: Vec<Vec<u32>>,
+    /// Semimoves held by the moves in `out`.
+    held: usize,
+    out: &'a mut Vec<Move>,
 }
 
 pub struct Interpreter {
@@ -138,18 +149,21 @@ impl Interpreter {
     fn turns(&self, state: &State, out: &mut Vec<Move>) -> Result<(), ModelError> {
         let mut board = state.board.clone();
         let first = self.semimoves(&mut board, state.player, false)?;
-        let mut seen = vec![board.clone()];
-        self.extend(&board, state.player, first, &mut Vec::new(), &mut seen, out)
+        let mut turn = Turn {
+            player: state.player,
+            path: Vec::new(),
+            seen: vec![board.clone()],
+            held: 0,
+            out,
+        };
+        self.extend(&board, first, &mut turn)
     }
 
     fn extend(
         &self,
         board: &[u32],
-        player: PlayerId,
         semimoves: BTreeSet<Semimove>,
-        path: &mut Vec<Semimove>,
-        seen: &mut Vec<Vec<u32>>,
-        out: &mut Vec<Move>,
+        turn: &mut Turn<'_>,
     ) -> Result<(), ModelError> {
         for semimove in semimoves {
             let mut next = board.to_vec();
@@ -157,28 +171,42 @@ impl Interpreter {
                 next[square as usize] = piece;
             }
             let end = semimove.end;
-            path.push(semimove);
+            turn.path.push(semimove);
             if end == Terminator::Semi {
-                if path.len() > MAX_SEMIMOVES || seen.contains(&next) {
+                if turn.path.len() > MAX_SEMIMOVES || turn.seen.contains(&next) {
                     return Err(ModelError::new(format!(
                         "improper description: player `{}` can make semimoves forever in one turn \
                          (a board repeats or more than {MAX_SEMIMOVES} semimoves)",
-                        self.game.players[player]
+                        self.game.players[turn.player]
                     )));
                 }
-                let more = self.semimoves(&mut next, player, false)?;
+                let more = self.semimoves(&mut next, turn.player, false)?;
                 if more.is_empty() {
-                    out.push(Move(path.clone()));
+                    self.finish(turn)?;
                 } else {
-                    seen.push(next.clone());
-                    self.extend(&next, player, more, path, seen, out)?;
-                    seen.pop();
+                    turn.seen.push(next.clone());
+                    self.extend(&next, more, turn)?;
+                    turn.seen.pop();
                 }
             } else {
-                out.push(Move(path.clone()));
+                self.finish(turn)?;
             }
-            path.pop();
+            turn.path.pop();
         }
+        Ok(())
+    }
+
+    /// Records the path as a move, within the turn's size limit.
+    fn finish(&self, turn: &mut Turn<'_>) -> Result<(), ModelError> {
+        turn.held += turn.path.len();
+        if turn.held > MAX_TURN_SEMIMOVES {
+            return Err(ModelError::new(format!(
+                "too large a turn: the moves of player `{}` hold more than {MAX_TURN_SEMIMOVES} \
+                 semimoves together (the draft interpreter's limit MAX_TURN_SEMIMOVES)",
+                self.game.players[turn.player]
+            )));
+        }
+        turn.out.push(Move(turn.path.clone()));
         Ok(())
     }
 
