@@ -6,7 +6,10 @@ pub mod naming;
 #[cfg(feature = "planted-bugs")]
 pub mod planted;
 
-pub use ground::{ground, ground_with_runtime, GroundProgram, GroundingError, GroundingLimits};
+pub use ground::{
+    ground, ground_with_runtime, ground_without_invariants, GroundProgram, GroundingError,
+    GroundingLimits,
+};
 pub mod model;
 pub mod net;
 pub mod runtime;

@@ -7,6 +7,7 @@
 
 mod decompose;
 mod facts;
+mod invariants;
 mod join;
 mod magic;
 mod program;
@@ -187,6 +188,43 @@ pub fn ground_with_runtime(
     limits: &GroundingLimits,
     runtime: &[&str],
 ) -> Result<GroundProgram, GroundingError> {
+    ground_with_options(
+        program,
+        limits,
+        &Options {
+            runtime,
+            invariants: true,
+        },
+    )
+}
+
+/// [`ground`] without pruning by state invariants (docs/gdl.md, grounding step 4): for
+/// measuring what the pruning removes and for differential tests.
+pub fn ground_without_invariants(
+    program: &Program,
+    limits: &GroundingLimits,
+) -> Result<GroundProgram, GroundingError> {
+    ground_with_options(
+        program,
+        limits,
+        &Options {
+            runtime: &[],
+            invariants: false,
+        },
+    )
+}
+
+struct Options<'a> {
+    runtime: &'a [&'a str],
+    invariants: bool,
+}
+
+fn ground_with_options(
+    program: &Program,
+    limits: &GroundingLimits,
+    options: &Options,
+) -> Result<GroundProgram, GroundingError> {
+    let runtime = options.runtime;
     let mut forced = Vec::new();
     for &name in runtime {
         let keys: FxSet<(crate::datalog::Symbol, usize)> = program
@@ -282,6 +320,13 @@ pub fn ground_with_runtime(
                 .iter()
                 .map(|(s, _, reason)| (program.symbols.name(*s).to_string(), reason.clone()))
                 .collect();
+            if options.invariants {
+                let pruning = invariants::prune(&mut program);
+                program.stats.invariants = pruning.invariants;
+                program.stats.pruned_instances = pruning.pruned;
+                program.stats.invariants_skipped = pruning.skipped;
+            }
+            simplify::simplify(&mut program);
             program
         });
         // A static relation too large to materialize is asked on demand
@@ -407,8 +452,8 @@ impl Grounder<'_> {
             rounds,
             instances: output.rules.len(),
             runtime_relations: Vec::new(),
+            ..GroundingStats::default()
         };
-        simplify::simplify(&mut output);
         Ok(output)
     }
 

@@ -41,6 +41,12 @@ pub struct GroundingStats {
     pub instances: usize,
     /// Relations evaluated at run time instead of ground, with the reason.
     pub runtime_relations: Vec<(String, String)>,
+    /// State invariants proven (docs/gdl.md, grounding step 4), e.g. `(cell k k _)`.
+    pub invariants: Vec<String>,
+    /// Instances among `instances` that the invariants refute (removed).
+    pub pruned_instances: usize,
+    /// The program had too many instances for the invariant analysis.
+    pub invariants_skipped: bool,
 }
 
 /// Derived relations whose ground rules would be too many (sudoku's

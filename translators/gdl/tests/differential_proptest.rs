@@ -1,5 +1,7 @@
 //! Random small games: the non-ground reasoner and the grounded propnet
-//! agree on perft at every depth of the first rounds.
+//! agree on perft at every depth of the first rounds. The games include a
+//! token whose "one position" invariant holds or not, so the grounder's
+//! invariant pruning (docs/gdl.md, grounding step 4) is checked against the reasoner too.
 
 use propnet::{GroundingLimits, PropnetModel};
 use proptest::prelude::*;
@@ -20,6 +22,8 @@ fn literal() -> impl Strategy<Value = String> {
         Just("(not (distinct ?x b))".to_string()),
         Just("(or (true (f a)) (h1 ?x))".to_string()),
         Just("(pair ?x ?y)".to_string()),
+        Just("(true (pos ?x))".to_string()),
+        Just("(not (true (pos ?x)))".to_string()),
     ]
 }
 
@@ -48,8 +52,9 @@ fn game() -> impl Strategy<Value = String> {
         prop::collection::vec(body(move_literal()), 1..3),
         body(literal()),
         prop::bool::ANY,
+        prop::sample::select(vec!["proper", "leaky", "none"]),
     )
-        .prop_map(|(init, legal, helper, next_f, next_g, terminal, two_roles)| {
+        .prop_map(|(init, legal, helper, next_f, next_g, terminal, two_roles, frame)| {
             let mut text = String::from("(role p1)\n");
             if two_roles {
                 text += "(role p2)\n";
@@ -74,6 +79,16 @@ fn game() -> impl Strategy<Value = String> {
                 text += &format!("(<= (next (g ?x ?y)) (dom ?y) {b} (true (f ?y)))\n");
             }
             text += "(<= (next (g ?x ?y)) (true (g ?x ?y)) (not (moved ?x)))\n";
+            // A token p1 moves: one position with a proper frame rule (an
+            // invariant the grounder can prove and prune with), possibly
+            // two with a leaky one, or it vanishes after a move.
+            text += "(init (pos a))\n(<= (next (pos ?x)) (does p1 (m ?x)))\n";
+            text += "(<= p1moved (does p1 (m ?y)))\n";
+            match frame {
+                "proper" => text += "(<= (next (pos ?x)) (true (pos ?x)) (not p1moved))\n",
+                "leaky" => text += "(<= (next (pos ?x)) (true (pos ?x)))\n",
+                _ => {}
+            }
             text += "(succ 0 1) (succ 1 2) (succ 2 3)\n";
             text += "(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))\n";
             text += &format!("(<= terminal {terminal})\n(<= terminal (true (step 3)))\n");
