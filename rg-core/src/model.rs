@@ -355,17 +355,16 @@ pub fn playout<M: ForwardModel, R: Rng>(
                         moves.len()
                     )));
                 }
-                &moves[0]
+                0
             }
-            Player::Random => &moves[rng.gen_range(0..moves.len())],
+            Player::Random => rng.gen_range(0..moves.len()),
             Player::Real(_) => {
                 turns += 1;
                 branching_sum += moves.len() as u64;
-                &moves[rng.gen_range(0..moves.len())]
+                rng.gen_range(0..moves.len())
             }
         };
-        let chosen = chosen.clone();
-        model.apply(&mut state, &chosen)?;
+        model.apply(&mut state, &moves[chosen])?;
     }
     Err(ModelError::new(format!(
         "playout did not end within {max_moves} moves"

@@ -250,7 +250,8 @@ impl ForwardModel for Engine {
     }
 
     fn apply(&self, state: &mut State, mv: &Move) -> Result<(), ModelError> {
-        *state = mv.next.clone();
+        // Copies into the state's own buffer: no allocation per move.
+        state.clone_from(&mv.next);
         if !self.options.expose_keeper {
             self.complete_keeper(state)?;
         }

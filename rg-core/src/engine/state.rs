@@ -4,11 +4,32 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// A game state: the node of the rules automaton and the flat semistate.
 /// The 128-bit hash of the semistate is cached; equality compares contents.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct State {
     pub node: u32,
     pub values: Box<[u32]>,
     pub(crate) hash: u128,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            node: self.node,
+            values: self.values.clone(),
+            hash: self.hash,
+        }
+    }
+
+    /// Reuses `self`'s buffer when the sizes agree (they do within a game).
+    fn clone_from(&mut self, source: &State) {
+        self.node = source.node;
+        self.hash = source.hash;
+        if self.values.len() == source.values.len() {
+            self.values.copy_from_slice(&source.values);
+        } else {
+            self.values = source.values.clone();
+        }
+    }
 }
 
 impl State {
