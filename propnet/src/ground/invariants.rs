@@ -37,6 +37,7 @@ use petgraph::graph::DiGraph;
 use rg_core::fx_hash::{FxMap, FxSet};
 
 use super::program::{AtomId, GroundLiteral, GroundProgram, GroundRule};
+use super::simplify::{AtomKinds, Kind};
 use super::terms::TermId;
 use crate::datalog::Symbol;
 
@@ -137,21 +138,7 @@ impl Cond {
         let (Cond::Holds(a), Cond::Holds(b)) = (self, other) else {
             return true;
         };
-        let (mut i, mut j) = (0, 0);
-        while i < a.len() && j < b.len() {
-            match a[i].0.cmp(&b[j].0) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    if !a[i].1.iter().any(|v| b[j].1.binary_search(v).is_ok()) {
-                        return true;
-                    }
-                    i += 1;
-                    j += 1;
-                }
-            }
-        }
-        false
+        any_shared(a, b, |x, y| !x.iter().any(|v| y.binary_search(v).is_ok()))
     }
 
     /// One of them holds.
@@ -183,14 +170,6 @@ impl Cond {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
-enum Kind {
-    State(TermId),
-    Action(TermId, TermId),
-    Next(TermId),
-    Derived,
-}
-
 /// How an atom can be entailed by facts known to hold.
 #[derive(Default)]
 struct Triggers {
@@ -204,10 +183,7 @@ struct Triggers {
 
 struct Analysis<'a> {
     program: &'a GroundProgram,
-    kinds: Vec<Kind>,
-    state_of: FxMap<TermId, AtomId>,
-    action_of: FxMap<(TermId, TermId), AtomId>,
-    legal_of: FxMap<(TermId, TermId), AtomId>,
+    atoms: AtomKinds,
     rules_of: Vec<Vec<u32>>,
     alive: Vec<bool>,
     candidates: Vec<Invariant>,
@@ -281,46 +257,12 @@ pub fn prune(program: &mut GroundProgram) -> Pruning {
 
 impl<'a> Analysis<'a> {
     fn new(program: &'a GroundProgram) -> Analysis<'a> {
-        let v = program.vocabulary;
-        let kinds: Vec<Kind> = program
-            .atoms
-            .iter()
-            .map(|a| match (a.relation, a.args.as_slice()) {
-                (s, [f]) if s == v.true_ => Kind::State(*f),
-                (s, [r, x]) if s == v.does => Kind::Action(*r, *x),
-                (s, [f]) if s == v.next => Kind::Next(*f),
-                _ => Kind::Derived,
-            })
-            .collect();
-        let mut state_of = FxMap::default();
-        let mut action_of = FxMap::default();
-        let mut legal_of = FxMap::default();
-        for (i, (atom, kind)) in program.atoms.iter().zip(&kinds).enumerate() {
-            let i = i as AtomId;
-            match *kind {
-                Kind::State(f) => {
-                    state_of.insert(f, i);
-                }
-                Kind::Action(r, x) => {
-                    action_of.insert((r, x), i);
-                }
-                Kind::Derived if atom.relation == v.legal && atom.args.len() == 2 => {
-                    legal_of.insert((atom.args[0], atom.args[1]), i);
-                }
-                _ => {}
-            }
-        }
+        let atoms = AtomKinds::classify(program);
         let mut rules_of = vec![Vec::new(); program.atoms.len()];
         for (i, rule) in program.rules.iter().enumerate() {
             rules_of[rule.head as usize].push(i as u32);
         }
-        let runtime: FxSet<AtomId> = program.runtime.atoms.iter().copied().collect();
-        // Run-time atoms have no ground rules but can hold: no condition.
-        let mut kinds = kinds;
-        for &a in &runtime {
-            kinds[a as usize] = Kind::Derived;
-        }
-        let candidates = candidates(program, &kinds);
+        let candidates = candidates(program, &atoms.kinds);
         let mut by_functor: FxMap<(Symbol, usize), Vec<usize>> = FxMap::default();
         for (i, c) in candidates.iter().enumerate() {
             by_functor.entry((c.functor, c.arity)).or_default().push(i);
@@ -328,10 +270,7 @@ impl<'a> Analysis<'a> {
         let active = vec![true; candidates.len()];
         Analysis {
             program,
-            kinds,
-            state_of,
-            action_of,
-            legal_of,
+            atoms,
             rules_of,
             alive: vec![true; program.rules.len()],
             candidates,
@@ -388,16 +327,18 @@ impl<'a> Analysis<'a> {
     }
 
     fn eval(&mut self, atom: AtomId) -> Cond {
-        match self.kinds[atom as usize] {
+        match self.atoms.kinds[atom as usize] {
             Kind::State(f) => self.state_cond(f),
             Kind::Action(r, x) => {
                 let own = Cond::Holds(vec![(self.key(DOES, Box::new([r]), Some(r)), vec![x])]);
-                match self.legal_of.get(&(r, x)) {
+                match self.atoms.legal_of.get(&(r, x)) {
                     Some(&legal) => own.meet(&self.conds[legal as usize]),
                     None => own,
                 }
             }
-            Kind::Next(_) | Kind::Derived => {
+            // Derived atoms; run-time atoms have no ground rules but can
+            // hold, so they get no condition.
+            _ => {
                 let rules = &self.rules_of[atom as usize];
                 if rules.is_empty() {
                     return Cond::none();
@@ -481,8 +422,8 @@ impl<'a> Analysis<'a> {
                 graph.add_edge(nodes[rule.head as usize], nodes[l.atom as usize], ());
             }
         }
-        for (&(r, x), &does) in &self.action_of {
-            if let Some(&legal) = self.legal_of.get(&(r, x)) {
+        for (&(r, x), &does) in &self.atoms.action_of {
+            if let Some(&legal) = self.atoms.legal_of.get(&(r, x)) {
                 graph.add_edge(nodes[does as usize], nodes[legal as usize], ());
             }
         }
@@ -547,13 +488,10 @@ impl<'a> Analysis<'a> {
 
     fn inductive(&mut self, c: usize) -> bool {
         let next: Vec<(TermId, AtomId)> = self
-            .kinds
+            .atoms
+            .next_of
             .iter()
-            .enumerate()
-            .filter_map(|(i, k)| match k {
-                Kind::Next(f) => Some((*f, i as AtomId)),
-                _ => None,
-            })
+            .map(|(&f, &atom)| (f, atom))
             .collect();
         for group in self.group(c, next.into_iter()) {
             let mut instances: Vec<Deriving> = Vec::new();
@@ -632,7 +570,10 @@ impl<'a> Analysis<'a> {
         // refuted already; the literal with the fewest others is split.
         let mut best: Option<(AtomId, Vec<u32>)> = None;
         for l in literals.iter().filter(|l| l.positive) {
-            if !matches!(self.kinds[l.atom as usize], Kind::Derived) {
+            if !matches!(
+                self.atoms.kinds[l.atom as usize],
+                Kind::Legal(..) | Kind::Output | Kind::View
+            ) {
                 continue;
             }
             self.work += self.rules_of[l.atom as usize].len();
@@ -690,8 +631,8 @@ impl<'a> Analysis<'a> {
     /// The atom of value `v` at `key`: `true(v)` or `does(role, v)`.
     fn value_atom(&self, key: KeyId, v: TermId) -> Option<AtomId> {
         match self.key_role[key as usize] {
-            Some(role) => self.action_of.get(&(role, v)).copied(),
-            None => self.state_of.get(&v).copied(),
+            Some(role) => self.atoms.action_of.get(&(role, v)).copied(),
+            None => self.atoms.state_of.get(&v).copied(),
         }
     }
 
@@ -749,13 +690,19 @@ impl<'a> Analysis<'a> {
 
 /// Whether two sorted lists of fixed values give one key two values.
 fn disagree(a: &[(KeyId, TermId)], b: &[(KeyId, TermId)]) -> bool {
+    any_shared(a, b, |x, y| x != y)
+}
+
+/// Whether some key occurs in both lists (sorted by key) with `clash`
+/// true of its two entries.
+fn any_shared<A, B>(a: &[(KeyId, A)], b: &[(KeyId, B)], clash: impl Fn(&A, &B) -> bool) -> bool {
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
         match a[i].0.cmp(&b[j].0) {
             std::cmp::Ordering::Less => i += 1,
             std::cmp::Ordering::Greater => j += 1,
             std::cmp::Ordering::Equal => {
-                if a[i].1 != b[j].1 {
+                if clash(&a[i].1, &b[j].1) {
                     return true;
                 }
                 i += 1;

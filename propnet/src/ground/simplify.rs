@@ -10,7 +10,7 @@ use super::terms::TermId;
 use rg_core::fx_hash::{FxMap, FxSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+pub(super) enum Kind {
     /// `true(f)`
     State(TermId),
     /// `does(r, a)`
@@ -39,16 +39,16 @@ pub fn simplify(program: &mut GroundProgram) {
 
 /// Every atom's kind, and the atoms tied to each other: `true(f)` and
 /// `next(f)`, `legal(r, a)` and `does(r, a)`.
-struct AtomKinds {
-    kinds: Vec<Kind>,
-    next_of: FxMap<TermId, AtomId>,
-    state_of: FxMap<TermId, AtomId>,
-    legal_of: FxMap<(TermId, TermId), AtomId>,
-    action_of: FxMap<(TermId, TermId), AtomId>,
+pub(super) struct AtomKinds {
+    pub(super) kinds: Vec<Kind>,
+    pub(super) next_of: FxMap<TermId, AtomId>,
+    pub(super) state_of: FxMap<TermId, AtomId>,
+    pub(super) legal_of: FxMap<(TermId, TermId), AtomId>,
+    pub(super) action_of: FxMap<(TermId, TermId), AtomId>,
 }
 
 impl AtomKinds {
-    fn classify(program: &GroundProgram) -> AtomKinds {
+    pub(super) fn classify(program: &GroundProgram) -> AtomKinds {
         let v = program.vocabulary;
         let kinds: Vec<Kind> = program
             .atoms
