@@ -65,6 +65,8 @@ pub trait ForwardModel {
     fn initial(&self) -> Result<Self::State, ModelError>;
     fn is_terminal(&self, state: &Self::State) -> bool;
     fn current_player(&self, state: &Self::State) -> Player;
+    /// Replaces the contents of `out` with the moves of `state` (an
+    /// implementation clears `out` first and may reuse what it held).
     fn legal_moves(&self, state: &Self::State, out: &mut Vec<Self::Move>)
         -> Result<(), ModelError>;
     fn apply(&self, state: &mut Self::State, mv: &Self::Move) -> Result<(), ModelError>;
@@ -333,7 +335,7 @@ pub fn playout<M: ForwardModel, R: Rng>(
     let mut turns = 0;
     let mut branching_sum = 0;
     for _ in 0..max_moves {
-        moves.clear();
+        // Not cleared here: the model may reuse the last ply's moves.
         model.legal_moves(&state, &mut moves)?;
         if moves.is_empty() {
             if model.is_terminal(&state) {

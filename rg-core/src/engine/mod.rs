@@ -104,6 +104,8 @@ pub struct Engine {
     program: Program,
     options: EngineOptions,
     searcher: RefCell<Searcher>,
+    /// The found-moves buffer of `legal_moves`, kept between calls.
+    found: RefCell<Vec<FoundMove>>,
 }
 
 impl Engine {
@@ -132,6 +134,7 @@ impl Engine {
             program,
             options,
             searcher: RefCell::new(searcher),
+            found: RefCell::new(Vec::new()),
         })
     }
 
@@ -240,12 +243,18 @@ impl ForwardModel for Engine {
     }
 
     fn legal_moves(&self, state: &State, out: &mut Vec<Move>) -> Result<(), ModelError> {
-        out.clear();
-        out.extend(self.found_moves(state)?.into_iter().map(|m| Move {
+        let mut searcher = self.searcher.borrow_mut();
+        for old in out.drain(..) {
+            searcher.recycle(old.next.values, old.tags);
+        }
+        let mut found = self.found.take();
+        searcher.moves(&self.program, state, &mut found)?;
+        out.extend(found.drain(..).map(|m| Move {
             tags: m.tags,
             visibility: m.visibility,
             next: m.next,
         }));
+        self.found.replace(found);
         Ok(())
     }
 

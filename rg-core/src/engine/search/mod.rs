@@ -112,6 +112,12 @@ pub struct Searcher {
     scratch: Vec<u32>,
     count_seen: HashSet<u128, Prehashed>,
     move_index: HashMap<u128, usize, Prehashed>,
+    /// Buffers of states the caller no longer needs, reused for the next
+    /// states of found moves (a playout would otherwise allocate one per
+    /// legal move and ply).
+    spare_values: Vec<Box<[u32]>>,
+    /// The same for tag sequences, by length.
+    spare_tags: Vec<Vec<Box<[u32]>>>,
     /// The first invalid access of the current evaluation.
     fault: std::cell::Cell<Option<Fault>>,
     /// Reads of keys outside a map's key type yield the map's default
@@ -143,6 +149,8 @@ impl Default for Searcher {
             scratch: Vec::new(),
             count_seen: HashSet::default(),
             move_index: HashMap::default(),
+            spare_values: Vec::new(),
+            spare_tags: Vec::new(),
             fault: std::cell::Cell::new(None),
             lenient: false,
             first_keeper_walk: false,
@@ -201,6 +209,25 @@ impl Searcher {
         );
         self.move_index = index;
         result
+    }
+
+    /// Keeps the buffers of a move the caller no longer needs for the
+    /// moves found later.
+    pub fn recycle(&mut self, values: Box<[u32]>, tags: Box<[u32]>) {
+        const MAX_SPARE: usize = 4096;
+        const MAX_TAGS: usize = 64;
+        if self.spare_values.len() < MAX_SPARE {
+            self.spare_values.push(values);
+        }
+        if tags.len() < MAX_TAGS {
+            if self.spare_tags.len() <= tags.len() {
+                self.spare_tags.resize_with(tags.len() + 1, Vec::new);
+            }
+            let pool = &mut self.spare_tags[tags.len()];
+            if pool.len() < MAX_SPARE {
+                pool.push(tags);
+            }
+        }
     }
 
     /// The number of distinct moves of `state` (tag sequences only).
@@ -610,11 +637,23 @@ impl Searcher {
                     }
                     return Ok(());
                 }
-                let mut values: Box<[u32]> = self.values.clone().into_boxed_slice();
+                let mut values = match self.spare_values.pop() {
+                    Some(mut spare) if spare.len() == self.values.len() => {
+                        spare.copy_from_slice(&self.values);
+                        spare
+                    }
+                    _ => self.values.clone().into_boxed_slice(),
+                };
                 values[slot as usize] = player;
                 index.insert(prefix, found.len());
                 found.push(FoundMove {
-                    tags: self.tags.clone().into_boxed_slice(),
+                    tags: match self.spare_tags.get_mut(self.tags.len()).and_then(Vec::pop) {
+                        Some(mut spare) => {
+                            spare.copy_from_slice(&self.tags);
+                            spare
+                        }
+                        None => self.tags.clone().into_boxed_slice(),
+                    },
                     visibility: p.visibility_changes.then(|| {
                         self.tag_visibility[..self.tags.len()]
                             .to_vec()
