@@ -245,6 +245,10 @@ impl Default for Options {
 pub struct Search {
     pub v: Vec<u32>,
     hash: u128,
+    /// Whether `hash` holds the hash of the values as of `hashed_upto`
+    /// log entries; it is computed only when a visited set or the
+    /// reachability cache first needs it after a load.
+    hash_valid: bool,
     hashed_upto: usize,
     log: Vec<(u32, u32, u32)>,
     pub tags: Vec<u32>,
@@ -269,6 +273,7 @@ impl Search {
         Search {
             v: Vec::new(),
             hash: 0,
+            hash_valid: false,
             hashed_upto: 0,
             log: Vec::new(),
             tags: Vec::new(),
@@ -291,14 +296,18 @@ impl Search {
     fn load(&mut self, state: &State) {
         self.v.clear();
         self.v.extend_from_slice(&state.values);
-        self.hash = hash_values(&state.values);
+        self.hash_valid = false;
         self.hashed_upto = 0;
         self.log.clear();
         self.tags.clear();
         self.prefix.clear();
         self.vis.clear();
-        self.visited.clear();
-        self.reach_cache.clear();
+        if !self.visited.is_empty() {
+            self.visited.clear();
+        }
+        if !self.reach_cache.is_empty() {
+            self.reach_cache.clear();
+        }
         self.steps = 0;
         self.stop = false;
         self.stop_at_first = false;
@@ -334,6 +343,14 @@ impl Search {
 
     #[inline]
     fn state_hash(&mut self) -> u128 {
+        if !self.hash_valid {
+            // The hash of the current values (what folding the log into
+            // the loaded state's hash would give).
+            self.hash = hash_values(&self.v);
+            self.hashed_upto = self.log.len();
+            self.hash_valid = true;
+            return self.hash;
+        }
         for &(slot, old, new) in &self.log[self.hashed_upto..] {
             self.hash ^= contribution(slot, old) ^ contribution(slot, new);
         }
@@ -526,7 +543,10 @@ impl Search {
         if self.reach_visited.len() <= depth {
             self.reach_visited.resize_with(depth + 1, HashSet::default);
         }
-        self.reach_visited[depth].clear();
+        // Clearing costs the table's capacity even when it is empty.
+        if !self.reach_visited[depth].is_empty() {
+            self.reach_visited[depth].clear();
+        }
         let mark = self.mark();
         let result = game::reach_from(self, from, to, depth);
         self.undo(mark);
@@ -589,8 +609,12 @@ impl Model {
         let s = &mut self.search;
         s.load(state);
         s.counting = counting;
-        s.seen.clear();
-        s.index.clear();
+        if !s.seen.is_empty() {
+            s.seen.clear();
+        }
+        if !s.index.is_empty() {
+            s.index.clear();
+        }
         s.found.clear();
         s.stop_at_first = s.options.first_keeper_walk
             && state.values[game::PLAYER_SLOT as usize] == game::KEEPER;
@@ -686,9 +710,12 @@ impl Model {
         let moves = self.legal_moves(state)?;
         let mut total = 0;
         let mut seen = HashSet::new();
-        for mv in &moves {
-            let mut child = state.clone();
-            self.apply(&mut child, mv)?;
+        for mv in moves {
+            // `apply` without copying the state twice.
+            let mut child = mv.next;
+            if !self.options.expose_keeper {
+                self.complete_keeper(&mut child)?;
+            }
             total += match player {
                 Player::Keeper => self.perft(&child, depth)?,
                 Player::Random => {
