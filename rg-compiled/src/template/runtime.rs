@@ -197,6 +197,88 @@ impl Hasher for PrehashedHasher {
 
 type Prehashed = BuildHasherDefault<PrehashedHasher>;
 
+/// A set of 128-bit hashes (visited sets, counted moves): open
+/// addressing on the hash's low bits, which are uniformly distributed, and
+/// a generation number per slot, so clearing costs nothing.
+pub struct HashSet128 {
+    keys: Vec<u128>,
+    generations: Vec<u32>,
+    generation: u32,
+    len: usize,
+}
+
+impl Default for HashSet128 {
+    fn default() -> Self {
+        HashSet128 {
+            keys: Vec::new(),
+            generations: Vec::new(),
+            generation: 1,
+            len: 0,
+        }
+    }
+}
+
+impl HashSet128 {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+        if self.generation == u32::MAX {
+            self.generations.fill(0);
+            self.generation = 1;
+        } else {
+            self.generation += 1;
+        }
+    }
+
+    /// Adds `key`; false if it already was there.
+    #[inline]
+    pub fn insert(&mut self, key: u128) -> bool {
+        if (self.len + 1) * 4 > self.keys.len() * 3 {
+            self.grow();
+        }
+        let mask = self.keys.len() - 1;
+        let mut i = key as usize & mask;
+        loop {
+            if self.generations[i] != self.generation {
+                self.generations[i] = self.generation;
+                self.keys[i] = key;
+                self.len += 1;
+                return true;
+            }
+            if self.keys[i] == key {
+                return false;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let capacity = (self.keys.len() * 2).max(64);
+        let live: Vec<u128> = self
+            .keys
+            .iter()
+            .zip(&self.generations)
+            .filter(|(_, &g)| g == self.generation)
+            .map(|(&k, _)| k)
+            .collect();
+        self.keys = vec![0; capacity];
+        self.generations = vec![0; capacity];
+        self.generation = 1;
+        self.len = 0;
+        for key in live {
+            self.insert(key);
+        }
+    }
+}
+
 /// A game state: node and semistate.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
@@ -254,8 +336,8 @@ pub struct Search {
     pub tags: Vec<u32>,
     prefix: Vec<u128>,
     vis: Vec<u64>,
-    pub visited: HashSet<u128, Prehashed>,
-    reach_visited: Vec<HashSet<u128, Prehashed>>,
+    pub visited: HashSet128,
+    reach_visited: Vec<HashSet128>,
     reach_cache: HashMap<(u32, u32, u128), bool, Prehashed>,
     steps: u64,
     pub options: Options,
@@ -263,7 +345,7 @@ pub struct Search {
     pub stop: bool,
     stop_at_first: bool,
     counting: bool,
-    seen: HashSet<u128, Prehashed>,
+    seen: HashSet128,
     index: HashMap<u128, usize, Prehashed>,
     found: Vec<Move>,
 }
@@ -279,7 +361,7 @@ impl Search {
             tags: Vec::new(),
             prefix: Vec::new(),
             vis: Vec::new(),
-            visited: HashSet::default(),
+            visited: HashSet128::default(),
             reach_visited: Vec::new(),
             reach_cache: HashMap::default(),
             steps: 0,
@@ -287,7 +369,7 @@ impl Search {
             stop: false,
             stop_at_first: false,
             counting: false,
-            seen: HashSet::default(),
+            seen: HashSet128::default(),
             index: HashMap::default(),
             found: Vec::new(),
         }
@@ -302,9 +384,7 @@ impl Search {
         self.tags.clear();
         self.prefix.clear();
         self.vis.clear();
-        if !self.visited.is_empty() {
-            self.visited.clear();
-        }
+        self.visited.clear();
         if !self.reach_cache.is_empty() {
             self.reach_cache.clear();
         }
@@ -541,12 +621,9 @@ impl Search {
             return Ok(known);
         }
         if self.reach_visited.len() <= depth {
-            self.reach_visited.resize_with(depth + 1, HashSet::default);
+            self.reach_visited.resize_with(depth + 1, HashSet128::default);
         }
-        // Clearing costs the table's capacity even when it is empty.
-        if !self.reach_visited[depth].is_empty() {
-            self.reach_visited[depth].clear();
-        }
+        self.reach_visited[depth].clear();
         let mark = self.mark();
         let result = game::reach_from(self, from, to, depth);
         self.undo(mark);
@@ -609,9 +686,7 @@ impl Model {
         let s = &mut self.search;
         s.load(state);
         s.counting = counting;
-        if !s.seen.is_empty() {
-            s.seen.clear();
-        }
+        s.seen.clear();
         if !s.index.is_empty() {
             s.index.clear();
         }
