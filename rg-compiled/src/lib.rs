@@ -60,7 +60,7 @@ pub fn generate(program: &Program) -> GeneratedCrate {
         "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
          [lib]\nname = \"{name}\"\npath = \"src/lib.rs\"\n\n\
          [[bin]]\nname = \"{name}\"\npath = \"src/main.rs\"\n\n\
-         [profile.release]\nopt-level = 3\ncodegen-units = 16\npanic = \"abort\"\ndebug = false\n\n\
+         [profile.release]\nopt-level = 2\ncodegen-units = 16\npanic = \"abort\"\ndebug = false\n\n\
          # A crate of its own, outside any enclosing workspace.\n[workspace]\n"
     );
     // The library is named after the game too: cached crates share a
