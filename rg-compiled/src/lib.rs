@@ -168,6 +168,8 @@ struct Generator<'a> {
     /// (no visited set and no nested check graph-reachable): writes there
     /// may skip the undo log, restored by hand.
     hash_free: Vec<bool>,
+    /// The same for move searches (which stop at `player` assignments).
+    hash_free_move: Vec<bool>,
 }
 
 impl<'a> Generator<'a> {
@@ -187,7 +189,8 @@ impl<'a> Generator<'a> {
             layout_index: HashMap::new(),
             subst: None,
             scalar_slots,
-            hash_free: hash_free(p),
+            hash_free: hash_free(p, Context::Reach),
+            hash_free_move: hash_free(p, Context::Move),
         }
     }
 
@@ -444,12 +447,21 @@ impl<'a> Generator<'a> {
                             Context::Move => String::new(),
                             Context::Reach => format!("if {t} == to {{ return Ok(true); }}"),
                         };
-                        let write = if ctx == Context::Reach && self.hash_free[t as usize] {
+                        let write = if !self.hash_free_at(ctx, t) {
+                            String::new()
+                        } else if ctx == Context::Reach {
                             // As for plain assignments below: in place.
                             format!(
                                 "let old = s.v[{slot}]; s.v[{slot}] = sym; let found = {}; s.v[{slot}] = old; if found {{ return Ok(true); }}",
                                 self.enter_reach(test_edge.target)
                             )
+                        } else {
+                            format!(
+                                "let old = s.v[{slot}]; s.v[{slot}] = sym; {then} s.v[{slot}] = old;"
+                            )
+                        };
+                        let write = if !write.is_empty() {
+                            write
                         } else {
                             format!("let mk = s.mark(); s.set({slot}, sym); {then} s.undo(mk);")
                         };
@@ -479,6 +491,17 @@ impl<'a> Generator<'a> {
                         list(symbols.iter())
                     );
                 }
+                Action::AssignAny { target, symbols }
+                    if ctx == Context::Move && self.hash_free_at(ctx, t) =>
+                {
+                    // In place, as for plain assignments below.
+                    let offset = self.offset(target, node);
+                    let _ = writeln!(
+                        f,
+                        "        for &sym in &[{}u32] {{\n            s.tick({node})?;\n            let o = {offset} as usize;\n            let old = s.v[o];\n            s.v[o] = sym;\n            {enter}\n            s.v[o] = old;\n            {after}\n        }}",
+                        list(symbols.iter())
+                    );
+                }
                 Action::AssignAny { target, symbols } => {
                     let offset = self.offset(target, node);
                     let _ = writeln!(
@@ -497,7 +520,22 @@ impl<'a> Generator<'a> {
                 Action::Assign {
                     target,
                     value: Operand::Scalar(value),
-                } if ctx == Context::Reach && self.hash_free[t as usize] => {
+                } if ctx == Context::Move && self.hash_free_at(ctx, t) => {
+                    // As below, for a move search.
+                    let offset = self.offset(target, node);
+                    let v = self.scalar(value, node);
+                    let _ = writeln!(
+                        f,
+                        "        s.tick({node})?;\n        let o = {offset} as usize;\n        let v = {v};\n        let old = s.v[o];\n        s.v[o] = v;\n        {enter}\n        s.v[o] = old;\n        {after}"
+                    );
+                    if info.disjoint {
+                        let _ = writeln!(f, "        {done}");
+                    }
+                }
+                Action::Assign {
+                    target,
+                    value: Operand::Scalar(value),
+                } if ctx == Context::Reach && self.hash_free_at(ctx, t) => {
                     // Nothing below reads the hash: write in place and
                     // restore the old value, without the undo log (an
                     // error leaves it written, but ends the search, and
@@ -631,6 +669,15 @@ impl<'a> Generator<'a> {
             && entered
             && range.len() == 1
             && matches!(p.edges[range.start].action, Action::CompareScalars { .. })
+    }
+
+    /// Whether searches of kind `ctx` from `node` never need the state
+    /// hash (see `hash_free`).
+    fn hash_free_at(&self, ctx: Context, node: u32) -> bool {
+        match ctx {
+            Context::Move => self.hash_free_move[node as usize],
+            Context::Reach => self.hash_free[node as usize],
+        }
     }
 
     /// The slot of an any-assignment's target when it is a scalar
@@ -786,9 +833,11 @@ impl<'a> Generator<'a> {
     }
 }
 
-/// Nodes from which no node keeping a reachability visited set and no
-/// edge with a check is graph-reachable.
-fn hash_free(p: &Program) -> Vec<bool> {
+/// Nodes from which no node keeping a visited set (of the search kind
+/// `ctx`) and no edge with a check is graph-reachable, following the
+/// edges that search follows (a move search completes the move at a
+/// `player` assignment instead of entering its target).
+fn hash_free(p: &Program, ctx: Context) -> Vec<bool> {
     let n = p.nodes.len();
     // Reverse edges, then mark everything that reaches a hashing node.
     let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -796,13 +845,20 @@ fn hash_free(p: &Program) -> Vec<bool> {
     let mut stack = Vec::new();
     for node in 0..n as u32 {
         for e in &p.edges[p.edges_of(node)] {
-            preds[e.target as usize].push(node);
+            if !(ctx == Context::Move && matches!(e.action, Action::AssignPlayer(_))) {
+                preds[e.target as usize].push(node);
+            }
             if matches!(e.action, Action::Reach { .. }) && !needs[node as usize] {
                 needs[node as usize] = true;
                 stack.push(node);
             }
         }
-        if p.node_info[node as usize].visit_in_reach && !needs[node as usize] {
+        let info = p.node_info[node as usize];
+        let visits = match ctx {
+            Context::Move => info.visit_in_move,
+            Context::Reach => info.visit_in_reach,
+        };
+        if visits && !needs[node as usize] {
             needs[node as usize] = true;
             stack.push(node);
         }
