@@ -332,6 +332,11 @@ pub struct Search {
     /// reachability cache first needs it after a load.
     hash_valid: bool,
     hashed_upto: usize,
+    /// Log length at which `hash` became valid; the entries folded into
+    /// it since (`log[hash_base..hashed_upto]`) keep their hash change in
+    /// `deltas`, so undoing them costs no rehashing.
+    hash_base: usize,
+    deltas: Vec<u128>,
     log: Vec<(u32, u32, u32)>,
     pub tags: Vec<u32>,
     prefix: Vec<u128>,
@@ -357,6 +362,8 @@ impl Search {
             hash: 0,
             hash_valid: false,
             hashed_upto: 0,
+            hash_base: 0,
+            deltas: Vec::new(),
             log: Vec::new(),
             tags: Vec::new(),
             prefix: Vec::new(),
@@ -380,6 +387,8 @@ impl Search {
         self.v.extend_from_slice(&state.values);
         self.hash_valid = false;
         self.hashed_upto = 0;
+        self.hash_base = 0;
+        self.deltas.clear();
         self.log.clear();
         self.tags.clear();
         self.prefix.clear();
@@ -411,12 +420,18 @@ impl Search {
     pub fn undo(&mut self, mark: (usize, usize)) {
         while self.log.len() > mark.0 {
             let (slot, old, new) = self.log.pop().unwrap_or_default();
-            if self.log.len() < self.hashed_upto {
-                self.hash ^= contribution(slot, old) ^ contribution(slot, new);
+            let k = self.log.len();
+            if k < self.hashed_upto {
+                if k >= self.hash_base {
+                    self.hash ^= self.deltas.pop().unwrap_or_default();
+                } else {
+                    self.hash ^= contribution(slot, old) ^ contribution(slot, new);
+                }
             }
             self.v[slot as usize] = old;
         }
         self.hashed_upto = self.hashed_upto.min(mark.0);
+        self.hash_base = self.hash_base.min(mark.0);
         self.tags.truncate(mark.1);
         self.prefix.truncate(mark.1);
     }
@@ -428,11 +443,15 @@ impl Search {
             // the loaded state's hash would give).
             self.hash = hash_values(&self.v);
             self.hashed_upto = self.log.len();
+            self.hash_base = self.log.len();
+            self.deltas.clear();
             self.hash_valid = true;
             return self.hash;
         }
         for &(slot, old, new) in &self.log[self.hashed_upto..] {
-            self.hash ^= contribution(slot, old) ^ contribution(slot, new);
+            let delta = contribution(slot, old) ^ contribution(slot, new);
+            self.hash ^= delta;
+            self.deltas.push(delta);
         }
         self.hashed_upto = self.log.len();
         self.hash
