@@ -414,6 +414,10 @@ pub struct BenchArgs {
     /// RG engine: read keys outside a map's key type as the map's default.
     #[arg(long)]
     pub lenient: bool,
+    /// Also measure this model: `compiled` (the compiled RG reasoner of
+    /// `--via compiled`, built into its cache; build time reported apart).
+    #[arg(long, value_name = "MODEL")]
+    pub via: Option<String>,
     /// Print JSON ({"games": [...]}) instead of Markdown.
     #[arg(long)]
     pub json: bool,

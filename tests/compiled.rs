@@ -173,3 +173,71 @@ fn other_commands_refuse_compiled() {
     assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
     assert!(out.stderr.contains("--via compiled"), "{}", out.stderr);
 }
+
+#[test]
+fn bench_measures_the_compiled_reasoner() {
+    let cache = cache();
+    let out = rgw_with_env(
+        &[
+            "bench",
+            &team("rbg/ticTacToe.rbg"),
+            "--via",
+            "compiled",
+            "--seconds",
+            "0.1",
+            "--json",
+        ],
+        &[("RGW_COMPILED_CACHE", &cache)],
+    );
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+    let game = &report["games"][0];
+    // The reasoner counted at the engine's depth, and agreed.
+    assert!(
+        game["rg"]["leaves"].as_u64().is_some_and(|n| n > 0),
+        "{game}"
+    );
+    assert_eq!(game["compiled"]["depth"], game["rg"]["depth"], "{game}");
+    assert_eq!(game["compiled"]["leaves"], game["rg"]["leaves"], "{game}");
+    assert!(
+        game["compiled"]["seconds"]
+            .as_f64()
+            .is_some_and(|s| s > 0.0),
+        "{game}"
+    );
+    assert!(
+        game["compiled_playouts_per_second"]
+            .as_f64()
+            .is_some_and(|r| r > 0.0),
+        "{game}"
+    );
+    assert!(game["compile_seconds"].as_f64().is_some(), "{game}");
+    assert!(game["compile_cached"].is_boolean(), "{game}");
+
+    // The Markdown report has the compiled columns.
+    let markdown = rgw_with_env(
+        &[
+            "bench",
+            &team("rbg/ticTacToe.rbg"),
+            "--via",
+            "compiled",
+            "--seconds",
+            "0.1",
+        ],
+        &[("RGW_COMPILED_CACHE", &cache)],
+    );
+    assert_eq!(markdown.code, 0, "{}", markdown.stderr);
+    assert!(
+        markdown.stdout.contains("compiled leaves/s"),
+        "{}",
+        markdown.stdout
+    );
+
+    // Other models are not added by --via.
+    let out = rgw_with_env(
+        &["bench", &team("rbg/ticTacToe.rbg"), "--via", "propnet"],
+        &[],
+    );
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    assert!(out.stderr.contains("--via"), "{}", out.stderr);
+}

@@ -60,7 +60,7 @@ pub fn generate(program: &Program) -> GeneratedCrate {
         "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
          [lib]\nname = \"{name}\"\npath = \"src/lib.rs\"\n\n\
          [[bin]]\nname = \"{name}\"\npath = \"src/main.rs\"\n\n\
-         [profile.release]\nopt-level = 3\ncodegen-units = 16\npanic = \"abort\"\ndebug = false\n\n\
+         [profile.release]\nopt-level = 2\ncodegen-units = 16\npanic = \"abort\"\ndebug = false\n\n\
          # A crate of its own, outside any enclosing workspace.\n[workspace]\n"
     );
     // The library is named after the game too: cached crates share a
@@ -158,15 +158,39 @@ struct Generator<'a> {
     labels: usize,
     layouts: Vec<(String, String)>,
     layout_index: HashMap<String, usize>,
+    /// While compiling a fused test: the slot whose reads are replaced by
+    /// the loop variable `sym` (the value the any-assignment would write).
+    subst: Option<u32>,
+    /// Slots of scalar variables (no map region covers them, so no
+    /// computed map read can reach them).
+    scalar_slots: Vec<bool>,
+    /// Nodes from which a reachability search never needs the state hash
+    /// (no visited set and no nested check graph-reachable): writes there
+    /// may skip the undo log, restored by hand.
+    hash_free: Vec<bool>,
+    /// The same for move searches (which stop at `player` assignments).
+    hash_free_move: Vec<bool>,
 }
 
 impl<'a> Generator<'a> {
     fn new(p: &'a Program) -> Self {
+        let mut scalar_slots = vec![false; p.initial.len()];
+        for (_, base, layout) in &p.variables {
+            if matches!(**layout, Layout::Scalar) {
+                if let Some(slot) = scalar_slots.get_mut(*base as usize) {
+                    *slot = true;
+                }
+            }
+        }
         Generator {
             p,
             labels: 0,
             layouts: Vec::new(),
             layout_index: HashMap::new(),
+            subst: None,
+            scalar_slots,
+            hash_free: hash_free(p, Context::Reach),
+            hash_free_move: hash_free(p, Context::Move),
         }
     }
 
@@ -405,6 +429,50 @@ impl<'a> Generator<'a> {
                     // where ..." checks).
                     let offset = self.offset(target, node);
                     let test_edge = &p.edges[p.edges_of(t).start];
+                    if let Some(slot) = self.substitutable(target) {
+                        // The target is a scalar variable: the test reads
+                        // `sym` in its place, and only a passing symbol is
+                        // written (and undone).
+                        self.subst = Some(slot);
+                        let test = self.action(&test_edge.action, t, ctx);
+                        self.subst = None;
+                        let then = match ctx {
+                            Context::Move => self.enter_move(test_edge.target),
+                            Context::Reach => format!(
+                                "if {} {{ return Ok(true); }}",
+                                self.enter_reach(test_edge.target)
+                            ),
+                        };
+                        let found = match ctx {
+                            Context::Move => String::new(),
+                            Context::Reach => format!("if {t} == to {{ return Ok(true); }}"),
+                        };
+                        let write = if !self.hash_free_at(ctx, t) {
+                            String::new()
+                        } else if ctx == Context::Reach {
+                            // As for plain assignments below: in place.
+                            format!(
+                                "let old = s.v[{slot}]; s.v[{slot}] = sym; let found = {}; s.v[{slot}] = old; if found {{ return Ok(true); }}",
+                                self.enter_reach(test_edge.target)
+                            )
+                        } else {
+                            format!(
+                                "let old = s.v[{slot}]; s.v[{slot}] = sym; {then} s.v[{slot}] = old;"
+                            )
+                        };
+                        let write = if !write.is_empty() {
+                            write
+                        } else {
+                            format!("let mk = s.mark(); s.set({slot}, sym); {then} s.undo(mk);")
+                        };
+                        let _ = writeln!(
+                            f,
+                            "        for &sym in &[{}u32] {{\n            s.tick({node})?;\n            {found}\n            s.tick({t})?;\n            let ok: bool = {test};\n            if ok {{ {write} }}\n            {after}\n        }}",
+                            list(symbols.iter())
+                        );
+                        f.push_str("    }\n");
+                        continue;
+                    }
                     let test = self.action(&test_edge.action, t, ctx);
                     let then = match ctx {
                         Context::Move => self.enter_move(test_edge.target),
@@ -423,6 +491,17 @@ impl<'a> Generator<'a> {
                         list(symbols.iter())
                     );
                 }
+                Action::AssignAny { target, symbols }
+                    if ctx == Context::Move && self.hash_free_at(ctx, t) =>
+                {
+                    // In place, as for plain assignments below.
+                    let offset = self.offset(target, node);
+                    let _ = writeln!(
+                        f,
+                        "        for &sym in &[{}u32] {{\n            s.tick({node})?;\n            let o = {offset} as usize;\n            let old = s.v[o];\n            s.v[o] = sym;\n            {enter}\n            s.v[o] = old;\n            {after}\n        }}",
+                        list(symbols.iter())
+                    );
+                }
                 Action::AssignAny { target, symbols } => {
                     let offset = self.offset(target, node);
                     let _ = writeln!(
@@ -437,6 +516,52 @@ impl<'a> Generator<'a> {
                         f,
                         "        s.tick({node})?;\n        let pl = {v};\n        s.complete_move({t}, pl)?;\n        {after}"
                     );
+                }
+                Action::Assign {
+                    target,
+                    value: Operand::Scalar(value),
+                } if ctx == Context::Move && self.hash_free_at(ctx, t) => {
+                    // As below, for a move search.
+                    let offset = self.offset(target, node);
+                    let v = self.scalar(value, node);
+                    let _ = writeln!(
+                        f,
+                        "        s.tick({node})?;\n        let o = {offset} as usize;\n        let v = {v};\n        let old = s.v[o];\n        s.v[o] = v;\n        {enter}\n        s.v[o] = old;\n        {after}"
+                    );
+                    if info.disjoint {
+                        let _ = writeln!(f, "        {done}");
+                    }
+                }
+                Action::Assign {
+                    target,
+                    value: Operand::Scalar(value),
+                } if ctx == Context::Reach && self.hash_free_at(ctx, t) => {
+                    // Nothing below reads the hash: write in place and
+                    // restore the old value, without the undo log (an
+                    // error leaves it written, but ends the search, and
+                    // the next search reloads the state).
+                    let offset = self.offset(target, node);
+                    let v = self.scalar(value, node);
+                    let reached = self.enter_reach(t);
+                    let _ = writeln!(
+                        f,
+                        "        s.tick({node})?;\n        let o = {offset} as usize;\n        let v = {v};\n        let old = s.v[o];\n        s.v[o] = v;\n        let found = {reached};\n        s.v[o] = old;\n        if found {{ return Ok(true); }}"
+                    );
+                    if info.disjoint {
+                        let _ = writeln!(f, "        {done}");
+                    }
+                }
+                action if pure(action) => {
+                    // No write to undo: the target's search restores what
+                    // it changes, and `s.reach` restores the state.
+                    let ok = self.action(action, node, ctx);
+                    let _ = writeln!(
+                        f,
+                        "        s.tick({node})?;\n        let ok: bool = {ok};\n        if ok {{ {enter} }}\n        {after}"
+                    );
+                    if info.disjoint {
+                        let _ = writeln!(f, "        if ok {{ {done} }}");
+                    }
                 }
                 action => {
                     let ok = self.action(action, node, ctx);
@@ -546,6 +671,32 @@ impl<'a> Generator<'a> {
             && matches!(p.edges[range.start].action, Action::CompareScalars { .. })
     }
 
+    /// Whether searches of kind `ctx` from `node` never need the state
+    /// hash (see `hash_free`).
+    fn hash_free_at(&self, ctx: Context, node: u32) -> bool {
+        match ctx {
+            Context::Move => self.hash_free_move[node as usize],
+            Context::Reach => self.hash_free[node as usize],
+        }
+    }
+
+    /// The slot of an any-assignment's target when it is a scalar
+    /// variable: reads of it are then exactly the reads of that slot
+    /// (`Scalar::Slot`, `Op::Slot`, an indexed read's key slot).
+    fn substitutable(&self, target: &Target) -> Option<u32> {
+        (target.steps.is_empty() && self.scalar_slots.get(target.base as usize) == Some(&true))
+            .then_some(target.base)
+    }
+
+    /// Expression reading a state slot (or the fused test's `sym`).
+    fn slot(&self, slot: u32) -> String {
+        if self.subst == Some(slot) {
+            "sym".into()
+        } else {
+            format!("s.v[{slot}]")
+        }
+    }
+
     /// `(is_pool, offset, &layout)` of a map operand.
     fn region(&mut self, path: &VPath, layout: &Layout, node: u32) -> String {
         let offset = self.offset_steps(path.base, &path.steps, node);
@@ -581,7 +732,7 @@ impl<'a> Generator<'a> {
     fn scalar(&mut self, s: &Scalar, node: u32) -> String {
         match s {
             Scalar::Symbol(id) => format!("{id}u32"),
-            Scalar::Slot(slot) => format!("s.v[{slot}]"),
+            Scalar::Slot(slot) => self.slot(*slot),
             Scalar::Indexed(ix) => {
                 let step = KeyStep {
                     table: ix.table,
@@ -591,13 +742,7 @@ impl<'a> Generator<'a> {
                     stride: ix.stride,
                     fallback: ix.fallback,
                 };
-                self.load(
-                    ix.space,
-                    ix.base,
-                    &[format!("s.v[{}]", ix.key_slot)],
-                    &[step],
-                    node,
-                )
+                self.load(ix.space, ix.base, &[self.slot(ix.key_slot)], &[step], node)
             }
             Scalar::Code(code) => self.code(code, node),
             Scalar::Access(path) => {
@@ -629,7 +774,7 @@ impl<'a> Generator<'a> {
         for op in &code.ops {
             match *op {
                 Op::Symbol(id) => stack.push(format!("{id}u32")),
-                Op::Slot(slot) => stack.push(format!("s.v[{slot}]")),
+                Op::Slot(slot) => stack.push(self.slot(slot)),
                 Op::Load {
                     space,
                     base,
@@ -686,6 +831,59 @@ impl<'a> Generator<'a> {
         }
         code
     }
+}
+
+/// Nodes from which no node keeping a visited set (of the search kind
+/// `ctx`) and no edge with a check is graph-reachable, following the
+/// edges that search follows (a move search completes the move at a
+/// `player` assignment instead of entering its target).
+fn hash_free(p: &Program, ctx: Context) -> Vec<bool> {
+    let n = p.nodes.len();
+    // Reverse edges, then mark everything that reaches a hashing node.
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut needs = vec![false; n];
+    let mut stack = Vec::new();
+    for node in 0..n as u32 {
+        for e in &p.edges[p.edges_of(node)] {
+            if !(ctx == Context::Move && matches!(e.action, Action::AssignPlayer(_))) {
+                preds[e.target as usize].push(node);
+            }
+            if matches!(e.action, Action::Reach { .. }) && !needs[node as usize] {
+                needs[node as usize] = true;
+                stack.push(node);
+            }
+        }
+        let info = p.node_info[node as usize];
+        let visits = match ctx {
+            Context::Move => info.visit_in_move,
+            Context::Reach => info.visit_in_reach,
+        };
+        if visits && !needs[node as usize] {
+            needs[node as usize] = true;
+            stack.push(node);
+        }
+    }
+    while let Some(node) = stack.pop() {
+        for &pred in &preds[node as usize] {
+            if !needs[pred as usize] {
+                needs[pred as usize] = true;
+                stack.push(pred);
+            }
+        }
+    }
+    needs.into_iter().map(|x| !x).collect()
+}
+
+/// Whether an action changes neither the state nor the tags (so its edge
+/// needs no undo mark).
+fn pure(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::Skip
+            | Action::CompareScalars { .. }
+            | Action::Compare { .. }
+            | Action::Reach { .. }
+    )
 }
 
 /// Expression: the slot of key variable `k` in a key table, or `INVALID`.

@@ -2,7 +2,8 @@
 //! below a directory): translation and optimization time, the RG size
 //! before and after the default optimization pipeline, and perft and
 //! playout throughput of the native model, the RG translation and the
-//! optimized RG. The output is the Markdown of `docs/benchmarks.md` (or
+//! optimized RG (and, with `--via compiled`, of the compiled reasoner,
+//! whose generation and build time is reported apart). The output is the Markdown of `docs/benchmarks.md` (or
 //! JSON), so the recorded figures can be reproduced with one command.
 //!
 //! Games run one after another (never in parallel), so timings do not
@@ -27,7 +28,7 @@ use crate::pipeline::models::{
     engine_options, gdl_reasoner, hrg_interpreter, rbg_draft_interpreter, rbg_interpreter,
     replay_native,
 };
-use crate::pipeline::translation;
+use crate::pipeline::{compiled, translation};
 use crate::source::{game_files, CliError, Language, Source};
 
 /// Moves allowed in one playout before it counts as endless.
@@ -83,6 +84,14 @@ pub struct GameBench {
     pub optimized: Option<Throughput>,
     pub rg_playouts_per_second: Option<f64>,
     pub optimized_playouts_per_second: Option<f64>,
+    /// `--via compiled`: generation plus build time of the reasoner (the
+    /// build part is zero when it came from the cache), not included in
+    /// its perft and playout figures.
+    pub compile_seconds: Option<f64>,
+    pub compile_cached: Option<bool>,
+    /// `--via compiled`: perft of the compiled reasoner at the RG depth.
+    pub compiled: Option<Throughput>,
+    pub compiled_playouts_per_second: Option<f64>,
     pub error: Option<String>,
 }
 
@@ -92,6 +101,15 @@ pub fn run(options: &BenchArgs) -> Result<ExitCode, CliError> {
             "--seconds must be a positive number, not {}",
             options.seconds
         )));
+    }
+    match options.via.as_deref() {
+        None | Some("compiled") => {}
+        Some(other) => {
+            return Err(CliError::Usage(format!(
+                "bench measures the native model and the RG engine always; \
+                 --via adds only `compiled`, not `{other}`"
+            )))
+        }
     }
     let files = expand(&options.paths)?;
     let bar = ProgressBar::new(files.len() as u64);
@@ -184,6 +202,10 @@ fn bench_file(path: &Path, options: &BenchArgs) -> GameBench {
         optimized: None,
         rg_playouts_per_second: None,
         optimized_playouts_per_second: None,
+        compile_seconds: None,
+        compile_cached: None,
+        compiled: None,
+        compiled_playouts_per_second: None,
         error: None,
     };
     if let Err(error) = measure(path, options, &mut bench) {
@@ -244,9 +266,24 @@ fn measure(path: &Path, options: &BenchArgs, bench: &mut GameBench) -> Result<()
             Language::Rg => None,
         };
     }
+    let reasoner = if options.via.is_some() {
+        let reasoner = compiled::reasoner(&source, &model_args(options)).map_err(|e| {
+            format!(
+                "compiled reasoner: {}",
+                e.to_string().trim_start_matches("error: ")
+            )
+        })?;
+        bench.compile_seconds = Some(reasoner.compile_time.as_secs_f64());
+        bench.compile_cached = Some(reasoner.cached);
+        bench.compiled = compiled_perft(&reasoner, depth, slower)?;
+        Some(reasoner)
+    } else {
+        None
+    };
     for (name, other) in [
         ("optimized RG", bench.optimized),
         ("native model", bench.native),
+        ("compiled reasoner", bench.compiled),
     ] {
         if let Some(other) = other.filter(|o| o.leaves != leaves) {
             return Err(format!(
@@ -257,7 +294,94 @@ fn measure(path: &Path, options: &BenchArgs, bench: &mut GameBench) -> Result<()
     }
     bench.rg_playouts_per_second = playouts_per_second(&plain, limit)?;
     bench.optimized_playouts_per_second = playouts_per_second(&fast, limit)?;
+    if let Some(reasoner) = &reasoner {
+        bench.compiled_playouts_per_second = compiled_playouts_per_second(reasoner, limit)?;
+    }
     Ok(())
+}
+
+/// Perft of the compiled reasoner at `depth` (its own timing of that
+/// depth, excluding process start and the shallower depths it counts
+/// first); `None` when it does not finish within `limit`.
+fn compiled_perft(
+    reasoner: &compiled::Reasoner,
+    depth: u32,
+    limit: Duration,
+) -> Result<Option<Throughput>, String> {
+    let mut found = None;
+    let args = ["perft".to_string(), depth.to_string()];
+    let ended = compiled::run(reasoner, &args, Some(Instant::now() + limit), &mut |line| {
+        let at = line.get("depth").and_then(serde_json::Value::as_u64);
+        let leaves = line.get("nodes").and_then(serde_json::Value::as_u64);
+        let seconds = line.get("seconds").and_then(serde_json::Value::as_f64);
+        if let (Some(at), Some(leaves), Some(seconds)) = (at, leaves, seconds) {
+            if at == u64::from(depth) {
+                found = Some(Throughput {
+                    depth,
+                    leaves,
+                    seconds,
+                });
+            }
+        }
+    })
+    .map_err(|e| {
+        format!(
+            "compiled reasoner: {}",
+            e.to_string().trim_start_matches("error: ")
+        )
+    })?;
+    match ended {
+        compiled::Ended::Finished => found
+            .map(Some)
+            .ok_or_else(|| format!("compiled reasoner: no perft count at depth {depth}")),
+        compiled::Ended::TimedOut => Ok(None),
+    }
+}
+
+/// Playouts of the compiled reasoner for about `limit` (its own timing,
+/// excluding process starts): batches of doubling size until the
+/// reasoner's playout time reaches the limit. `None` when one batch does
+/// not end within four times the limit, as for the other models.
+fn compiled_playouts_per_second(
+    reasoner: &compiled::Reasoner,
+    limit: Duration,
+) -> Result<Option<f64>, String> {
+    let (mut playouts, mut seconds) = (0u64, 0.0f64);
+    let mut batch = 1u64;
+    while playouts == 0 || seconds < limit.as_secs_f64() {
+        let mut report = None;
+        let args = [
+            "playouts".to_string(),
+            batch.to_string(),
+            playouts.to_string(),
+        ];
+        let ended = compiled::run(
+            reasoner,
+            &args,
+            Some(Instant::now() + limit * 4),
+            &mut |line| {
+                let n = line.get("playouts").and_then(serde_json::Value::as_u64);
+                let s = line.get("seconds").and_then(serde_json::Value::as_f64);
+                if let (Some(n), Some(s)) = (n, s) {
+                    report = Some((n, s));
+                }
+            },
+        )
+        .map_err(|e| {
+            format!(
+                "compiled reasoner: {}",
+                e.to_string().trim_start_matches("error: ")
+            )
+        })?;
+        if let compiled::Ended::TimedOut = ended {
+            return Ok(None);
+        }
+        let (n, s) = report.ok_or("compiled reasoner: no playout report")?;
+        playouts += n;
+        seconds += s;
+        batch = batch.saturating_mul(2);
+    }
+    Ok(Some(playouts as f64 / seconds.max(1e-9)))
 }
 
 /// The model options `bench` runs with: strict, or lenient with `--lenient`.
@@ -408,8 +532,13 @@ fn markdown(results: &[GameBench], options: &BenchArgs) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "Measured with `rgw bench --seconds {}` ({} games).\n",
+        "Measured with `rgw bench --seconds {}{}` ({} games).\n",
         options.seconds,
+        if options.via.is_some() {
+            " --via compiled"
+        } else {
+            ""
+        },
         results.len()
     );
     out.push_str("| game | translate ms | optimize ms | nodes | edges | state bits | optimized nodes | optimized edges | optimized state bits |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
@@ -442,13 +571,19 @@ fn markdown(results: &[GameBench], options: &BenchArgs) -> String {
         reduction(n0, n1),
         reduction(e0, e1)
     );
-    out.push_str("| game | depth | perft | native leaves/s | RG leaves/s | optimized RG leaves/s | RG playouts/s | optimized RG playouts/s |\n|---|--:|--:|--:|--:|--:|--:|--:|\n");
+    let with_compiled = options.via.is_some();
+    out.push_str("| game | depth | perft | native leaves/s | RG leaves/s | optimized RG leaves/s | RG playouts/s | optimized RG playouts/s |");
+    if with_compiled {
+        out.push_str(" compiled leaves/s | compiled playouts/s | compiled build s |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    } else {
+        out.push_str("\n|---|--:|--:|--:|--:|--:|--:|--:|\n");
+    }
     for r in results {
         let Some(rg) = r.rg else {
             continue;
         };
         let rate = |t: Option<Throughput>| t.map_or("–".into(), |t| si(t.per_second()));
-        let _ = writeln!(
+        let _ = write!(
             out,
             "| `{}` | {} | {} | {} | {} | {} | {} | {} |",
             r.file,
@@ -460,6 +595,20 @@ fn markdown(results: &[GameBench], options: &BenchArgs) -> String {
             r.rg_playouts_per_second.map_or("–".into(), si),
             r.optimized_playouts_per_second.map_or("–".into(), si),
         );
+        if with_compiled {
+            let build = match (r.compile_seconds, r.compile_cached) {
+                (Some(s), Some(true)) => format!("{s:.1} (cached)"),
+                (s, _) => fixed(s, 1),
+            };
+            let _ = write!(
+                out,
+                " {} | {} | {} |",
+                rate(r.compiled),
+                r.compiled_playouts_per_second.map_or("–".into(), si),
+                build
+            );
+        }
+        out.push('\n');
     }
     let failures: Vec<&GameBench> = results.iter().filter(|r| r.error.is_some()).collect();
     if !failures.is_empty() {

@@ -197,6 +197,88 @@ impl Hasher for PrehashedHasher {
 
 type Prehashed = BuildHasherDefault<PrehashedHasher>;
 
+/// A set of 128-bit hashes (visited sets, counted moves): open
+/// addressing on the hash's low bits, which are uniformly distributed, and
+/// a generation number per slot, so clearing costs nothing.
+pub struct HashSet128 {
+    keys: Vec<u128>,
+    generations: Vec<u32>,
+    generation: u32,
+    len: usize,
+}
+
+impl Default for HashSet128 {
+    fn default() -> Self {
+        HashSet128 {
+            keys: Vec::new(),
+            generations: Vec::new(),
+            generation: 1,
+            len: 0,
+        }
+    }
+}
+
+impl HashSet128 {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+        if self.generation == u32::MAX {
+            self.generations.fill(0);
+            self.generation = 1;
+        } else {
+            self.generation += 1;
+        }
+    }
+
+    /// Adds `key`; false if it already was there.
+    #[inline]
+    pub fn insert(&mut self, key: u128) -> bool {
+        if (self.len + 1) * 4 > self.keys.len() * 3 {
+            self.grow();
+        }
+        let mask = self.keys.len() - 1;
+        let mut i = key as usize & mask;
+        loop {
+            if self.generations[i] != self.generation {
+                self.generations[i] = self.generation;
+                self.keys[i] = key;
+                self.len += 1;
+                return true;
+            }
+            if self.keys[i] == key {
+                return false;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let capacity = (self.keys.len() * 2).max(64);
+        let live: Vec<u128> = self
+            .keys
+            .iter()
+            .zip(&self.generations)
+            .filter(|(_, &g)| g == self.generation)
+            .map(|(&k, _)| k)
+            .collect();
+        self.keys = vec![0; capacity];
+        self.generations = vec![0; capacity];
+        self.generation = 1;
+        self.len = 0;
+        for key in live {
+            self.insert(key);
+        }
+    }
+}
+
 /// A game state: node and semistate.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
@@ -245,13 +327,22 @@ impl Default for Options {
 pub struct Search {
     pub v: Vec<u32>,
     hash: u128,
+    /// Whether `hash` holds the hash of the values as of `hashed_upto`
+    /// log entries; it is computed only when a visited set or the
+    /// reachability cache first needs it after a load.
+    hash_valid: bool,
     hashed_upto: usize,
+    /// Log length at which `hash` became valid; the entries folded into
+    /// it since (`log[hash_base..hashed_upto]`) keep their hash change in
+    /// `deltas`, so undoing them costs no rehashing.
+    hash_base: usize,
+    deltas: Vec<u128>,
     log: Vec<(u32, u32, u32)>,
     pub tags: Vec<u32>,
     prefix: Vec<u128>,
     vis: Vec<u64>,
-    pub visited: HashSet<u128, Prehashed>,
-    reach_visited: Vec<HashSet<u128, Prehashed>>,
+    pub visited: HashSet128,
+    reach_visited: Vec<HashSet128>,
     reach_cache: HashMap<(u32, u32, u128), bool, Prehashed>,
     steps: u64,
     pub options: Options,
@@ -259,7 +350,7 @@ pub struct Search {
     pub stop: bool,
     stop_at_first: bool,
     counting: bool,
-    seen: HashSet<u128, Prehashed>,
+    seen: HashSet128,
     index: HashMap<u128, usize, Prehashed>,
     found: Vec<Move>,
 }
@@ -269,12 +360,15 @@ impl Search {
         Search {
             v: Vec::new(),
             hash: 0,
+            hash_valid: false,
             hashed_upto: 0,
+            hash_base: 0,
+            deltas: Vec::new(),
             log: Vec::new(),
             tags: Vec::new(),
             prefix: Vec::new(),
             vis: Vec::new(),
-            visited: HashSet::default(),
+            visited: HashSet128::default(),
             reach_visited: Vec::new(),
             reach_cache: HashMap::default(),
             steps: 0,
@@ -282,7 +376,7 @@ impl Search {
             stop: false,
             stop_at_first: false,
             counting: false,
-            seen: HashSet::default(),
+            seen: HashSet128::default(),
             index: HashMap::default(),
             found: Vec::new(),
         }
@@ -291,14 +385,18 @@ impl Search {
     fn load(&mut self, state: &State) {
         self.v.clear();
         self.v.extend_from_slice(&state.values);
-        self.hash = hash_values(&state.values);
+        self.hash_valid = false;
         self.hashed_upto = 0;
+        self.hash_base = 0;
+        self.deltas.clear();
         self.log.clear();
         self.tags.clear();
         self.prefix.clear();
         self.vis.clear();
         self.visited.clear();
-        self.reach_cache.clear();
+        if !self.reach_cache.is_empty() {
+            self.reach_cache.clear();
+        }
         self.steps = 0;
         self.stop = false;
         self.stop_at_first = false;
@@ -322,20 +420,38 @@ impl Search {
     pub fn undo(&mut self, mark: (usize, usize)) {
         while self.log.len() > mark.0 {
             let (slot, old, new) = self.log.pop().unwrap_or_default();
-            if self.log.len() < self.hashed_upto {
-                self.hash ^= contribution(slot, old) ^ contribution(slot, new);
+            let k = self.log.len();
+            if k < self.hashed_upto {
+                if k >= self.hash_base {
+                    self.hash ^= self.deltas.pop().unwrap_or_default();
+                } else {
+                    self.hash ^= contribution(slot, old) ^ contribution(slot, new);
+                }
             }
             self.v[slot as usize] = old;
         }
         self.hashed_upto = self.hashed_upto.min(mark.0);
+        self.hash_base = self.hash_base.min(mark.0);
         self.tags.truncate(mark.1);
         self.prefix.truncate(mark.1);
     }
 
     #[inline]
     fn state_hash(&mut self) -> u128 {
+        if !self.hash_valid {
+            // The hash of the current values (what folding the log into
+            // the loaded state's hash would give).
+            self.hash = hash_values(&self.v);
+            self.hashed_upto = self.log.len();
+            self.hash_base = self.log.len();
+            self.deltas.clear();
+            self.hash_valid = true;
+            return self.hash;
+        }
         for &(slot, old, new) in &self.log[self.hashed_upto..] {
-            self.hash ^= contribution(slot, old) ^ contribution(slot, new);
+            let delta = contribution(slot, old) ^ contribution(slot, new);
+            self.hash ^= delta;
+            self.deltas.push(delta);
         }
         self.hashed_upto = self.log.len();
         self.hash
@@ -524,7 +640,7 @@ impl Search {
             return Ok(known);
         }
         if self.reach_visited.len() <= depth {
-            self.reach_visited.resize_with(depth + 1, HashSet::default);
+            self.reach_visited.resize_with(depth + 1, HashSet128::default);
         }
         self.reach_visited[depth].clear();
         let mark = self.mark();
@@ -590,7 +706,9 @@ impl Model {
         s.load(state);
         s.counting = counting;
         s.seen.clear();
-        s.index.clear();
+        if !s.index.is_empty() {
+            s.index.clear();
+        }
         s.found.clear();
         s.stop_at_first = s.options.first_keeper_walk
             && state.values[game::PLAYER_SLOT as usize] == game::KEEPER;
@@ -686,9 +804,12 @@ impl Model {
         let moves = self.legal_moves(state)?;
         let mut total = 0;
         let mut seen = HashSet::new();
-        for mv in &moves {
-            let mut child = state.clone();
-            self.apply(&mut child, mv)?;
+        for mv in moves {
+            // `apply` without copying the state twice.
+            let mut child = mv.next;
+            if !self.options.expose_keeper {
+                self.complete_keeper(&mut child)?;
+            }
             total += match player {
                 Player::Keeper => self.perft(&child, depth)?,
                 Player::Random => {
