@@ -14,27 +14,26 @@ fn cache() -> String {
     format!("{}/target/rgw-compiled-tests", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Runs rgw with the shared reasoner cache; it must exit 0.
+fn rgw_cached(args: &[&str]) -> common::Output {
+    let cache = cache();
+    let out = rgw_with_env(args, &[("RGW_COMPILED_CACHE", &cache)]);
+    assert_eq!(out.code, 0, "{args:?}: {}{}", out.stdout, out.stderr);
+    out
+}
+
 fn perft_json(file: &str, depth: u32, via: &str) -> serde_json::Value {
     let depth = depth.to_string();
-    let cache = cache();
-    let out = rgw_with_env(
-        &[
-            "perft",
-            file,
-            &depth,
-            "--via",
-            via,
-            "--threads",
-            "1",
-            "--json",
-        ],
-        &[("RGW_COMPILED_CACHE", &cache)],
-    );
-    assert_eq!(
-        out.code, 0,
-        "{file} via {via}: {}{}",
-        out.stdout, out.stderr
-    );
+    let out = rgw_cached(&[
+        "perft",
+        file,
+        &depth,
+        "--via",
+        via,
+        "--threads",
+        "1",
+        "--json",
+    ]);
     serde_json::from_str(out.stdout.trim()).expect("one JSON object")
 }
 
@@ -117,20 +116,15 @@ fn compile_writes_a_self_contained_crate() {
 
 #[test]
 fn play_runs_compiled_playouts() {
-    let cache = cache();
-    let out = rgw_with_env(
-        &[
-            "play",
-            &team("rg/ticTacToe.rg"),
-            "--via",
-            "compiled",
-            "--playouts",
-            "50",
-            "--json",
-        ],
-        &[("RGW_COMPILED_CACHE", &cache)],
-    );
-    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let out = rgw_cached(&[
+        "play",
+        &team("rg/ticTacToe.rg"),
+        "--via",
+        "compiled",
+        "--playouts",
+        "50",
+        "--json",
+    ]);
     let report: serde_json::Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
     assert_eq!(report["playouts"], 50);
     // Tic-tac-toe lasts 5 to 9 turns, and every game scores 100 in total.
@@ -143,19 +137,14 @@ fn play_runs_compiled_playouts() {
 
 #[test]
 fn verify_adds_the_compiled_reasoner() {
-    let cache = cache();
-    let out = rgw_with_env(
-        &[
-            "verify",
-            &team("rbg/ticTacToe.rbg"),
-            "--depth",
-            "3",
-            "--via",
-            "compiled",
-        ],
-        &[("RGW_COMPILED_CACHE", &cache)],
-    );
-    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let out = rgw_cached(&[
+        "verify",
+        &team("rbg/ticTacToe.rbg"),
+        "--depth",
+        "3",
+        "--via",
+        "compiled",
+    ]);
     assert!(
         out.stdout
             .contains("RG engine vs compiled reasoner: agree up to depth 3: perft [1, 9, 72, 504]"),
@@ -176,20 +165,15 @@ fn other_commands_refuse_compiled() {
 
 #[test]
 fn bench_measures_the_compiled_reasoner() {
-    let cache = cache();
-    let out = rgw_with_env(
-        &[
-            "bench",
-            &team("rbg/ticTacToe.rbg"),
-            "--via",
-            "compiled",
-            "--seconds",
-            "0.1",
-            "--json",
-        ],
-        &[("RGW_COMPILED_CACHE", &cache)],
-    );
-    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let out = rgw_cached(&[
+        "bench",
+        &team("rbg/ticTacToe.rbg"),
+        "--via",
+        "compiled",
+        "--seconds",
+        "0.1",
+        "--json",
+    ]);
     let report: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
     let game = &report["games"][0];
     // The reasoner counted at the engine's depth, and agreed.
@@ -215,18 +199,14 @@ fn bench_measures_the_compiled_reasoner() {
     assert!(game["compile_cached"].is_boolean(), "{game}");
 
     // The Markdown report has the compiled columns.
-    let markdown = rgw_with_env(
-        &[
-            "bench",
-            &team("rbg/ticTacToe.rbg"),
-            "--via",
-            "compiled",
-            "--seconds",
-            "0.1",
-        ],
-        &[("RGW_COMPILED_CACHE", &cache)],
-    );
-    assert_eq!(markdown.code, 0, "{}", markdown.stderr);
+    let markdown = rgw_cached(&[
+        "bench",
+        &team("rbg/ticTacToe.rbg"),
+        "--via",
+        "compiled",
+        "--seconds",
+        "0.1",
+    ]);
     assert!(
         markdown.stdout.contains("compiled leaves/s"),
         "{}",

@@ -429,6 +429,17 @@ impl<'a> Generator<'a> {
                     // where ..." checks).
                     let offset = self.offset(target, node);
                     let test_edge = &p.edges[p.edges_of(t).start];
+                    let then = match ctx {
+                        Context::Move => self.enter_move(test_edge.target),
+                        Context::Reach => format!(
+                            "if {} {{ return Ok(true); }}",
+                            self.enter_reach(test_edge.target)
+                        ),
+                    };
+                    let found = match ctx {
+                        Context::Move => String::new(),
+                        Context::Reach => format!("if {t} == to {{ return Ok(true); }}"),
+                    };
                     if let Some(slot) = self.substitutable(target) {
                         // The target is a scalar variable: the test reads
                         // `sym` in its place, and only a passing symbol is
@@ -436,17 +447,6 @@ impl<'a> Generator<'a> {
                         self.subst = Some(slot);
                         let test = self.action(&test_edge.action, t, ctx);
                         self.subst = None;
-                        let then = match ctx {
-                            Context::Move => self.enter_move(test_edge.target),
-                            Context::Reach => format!(
-                                "if {} {{ return Ok(true); }}",
-                                self.enter_reach(test_edge.target)
-                            ),
-                        };
-                        let found = match ctx {
-                            Context::Move => String::new(),
-                            Context::Reach => format!("if {t} == to {{ return Ok(true); }}"),
-                        };
                         let write = if !self.hash_free_at(ctx, t) {
                             String::new()
                         } else if ctx == Context::Reach {
@@ -474,17 +474,6 @@ impl<'a> Generator<'a> {
                         continue;
                     }
                     let test = self.action(&test_edge.action, t, ctx);
-                    let then = match ctx {
-                        Context::Move => self.enter_move(test_edge.target),
-                        Context::Reach => format!(
-                            "if {} {{ return Ok(true); }}",
-                            self.enter_reach(test_edge.target)
-                        ),
-                    };
-                    let found = match ctx {
-                        Context::Move => String::new(),
-                        Context::Reach => format!("if {t} == to {{ return Ok(true); }}"),
-                    };
                     let _ = writeln!(
                         f,
                         "        for &sym in &[{}u32] {{\n            s.tick({node})?;\n            let mk = s.mark();\n            let o = {offset};\n            s.set(o, sym);\n            {found}\n            s.tick({t})?;\n            let ok: bool = {test};\n            if ok {{ {then} }}\n            s.undo(mk);\n            {after}\n        }}",
