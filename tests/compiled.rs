@@ -221,3 +221,30 @@ fn bench_measures_the_compiled_reasoner() {
     assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
     assert!(out.stderr.contains("--via"), "{}", out.stderr);
 }
+
+#[test]
+fn a_game_past_the_size_limit_is_refused_before_generating() {
+    let dir = TempDir::new("too-large");
+    let out_dir = dir.path.join("crate").display().to_string();
+    let limit = [("RGW_COMPILED_MAX_EDGES", "5")];
+    for args in [
+        vec!["perft", "RG", "2", "--via", "compiled"],
+        vec!["compile", "RG", "-o", &out_dir],
+    ] {
+        let file = team("rg/ticTacToe.rg");
+        let args: Vec<&str> = args
+            .iter()
+            .map(|&a| if a == "RG" { file.as_str() } else { a })
+            .collect();
+        let out = rgw_with_env(&args, &limit);
+        assert_eq!(out.code, 1, "{args:?}: {}{}", out.stdout, out.stderr);
+        assert!(
+            out.stderr.contains("too large to compile")
+                && out.stderr.contains("more than the limit of 5")
+                && out.stderr.contains("RGW_COMPILED_MAX_EDGES"),
+            "{}",
+            out.stderr
+        );
+    }
+    assert!(!dir.path.join("crate").exists(), "nothing was written");
+}

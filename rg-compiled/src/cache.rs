@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use rg_core::engine::Program;
 
-use crate::{cargo_build, generate, write_crate};
+use crate::{cargo_build, check_size, generate, write_crate};
 
 /// A built (or reused) reasoner.
 pub struct BuildOutcome {
@@ -22,6 +22,7 @@ pub struct BuildOutcome {
 /// Generates the crate for `program` under `root/crates/`, builds it into
 /// `root/target/` unless that binary exists, and returns it.
 pub fn cached_binary(program: &Program, root: &Path) -> Result<BuildOutcome, String> {
+    check_size(program)?;
     let start = Instant::now();
     let krate = generate(program);
     let generate_time = start.elapsed();

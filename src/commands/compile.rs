@@ -25,6 +25,8 @@ pub fn run(
     };
     let start = Instant::now();
     let engine = compiled::engine(&source, &args)?;
+    rg_compiled::check_size(engine.program())
+        .map_err(|e| CliError::Failed(format!("error: {}: {e}", source.name())))?;
     let krate = rg_compiled::generate(engine.program());
     rg_compiled::write_crate(&krate, output)
         .map_err(|e| CliError::Failed(format!("error: cannot write {}: {e}", output.display())))?;
