@@ -72,8 +72,10 @@ const MAX_VALUES: usize = 64;
 const MAX_SPLIT: usize = 16;
 const SPLIT_DEPTH: u32 = 2;
 /// Work the whole proof may do (instance pairs compared, ten per pair that
-/// needs the full refutation, instances scanned for case splits); past it no invariant is used, only "one action per role".
-/// A step count, not a time, so the result does not depend on the load.
+/// needs the full refutation, instances scanned for case splits or while
+/// computing conditions); past it no invariant is used, only "one action
+/// per role". A step count, not a time, so the result does not depend on
+/// the load.
 const MAX_WORK: usize = 10_000_000;
 /// Passes over a recursive component before giving up on its conditions.
 const MAX_PASSES: usize = 64;
@@ -336,13 +338,13 @@ impl<'a> Analysis<'a> {
                     None => own,
                 }
             }
-            // Derived atoms; run-time atoms have no ground rules but can
-            // hold, so they get no condition.
+            // Run-time atoms have no ground rules but can hold: no
+            // condition.
+            Kind::Runtime => Cond::none(),
+            // Derived atoms (one without rules never holds).
             _ => {
                 let rules = &self.rules_of[atom as usize];
-                if rules.is_empty() {
-                    return Cond::none();
-                }
+                self.work += rules.len();
                 let mut cond = Cond::Impossible;
                 for &r in rules {
                     if self.alive[r as usize] {
@@ -447,14 +449,14 @@ impl<'a> Analysis<'a> {
             self.compute_conditions();
             let mut failed = false;
             for c in 0..self.candidates.len() {
-                if self.active[c] && !self.inductive(c) {
-                    self.active[c] = false;
-                    failed = true;
-                }
                 if self.work > MAX_WORK {
                     // Unrefuted candidates are not proven yet: use none.
                     self.active.iter_mut().for_each(|a| *a = false);
                     return;
+                }
+                if self.active[c] && !self.inductive(c) {
+                    self.active[c] = false;
+                    failed = true;
                 }
             }
             if !failed {
