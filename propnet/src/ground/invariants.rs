@@ -753,3 +753,48 @@ fn candidates(program: &GroundProgram, kinds: &[Kind]) -> Vec<Invariant> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn holds(entries: &[(KeyId, &[TermId])]) -> Cond {
+        Cond::Holds(entries.iter().map(|(k, v)| (*k, v.to_vec())).collect())
+    }
+
+    #[test]
+    fn meet_intersects_shared_keys_and_keeps_the_others() {
+        let a = holds(&[(1, &[10, 11]), (2, &[20])]);
+        let b = holds(&[(1, &[11, 12]), (3, &[30])]);
+        assert_eq!(a.meet(&b), holds(&[(1, &[11]), (2, &[20]), (3, &[30])]));
+        assert!(!a.clashes(&b));
+    }
+
+    #[test]
+    fn disjoint_values_of_one_key_are_impossible() {
+        let a = holds(&[(1, &[10])]);
+        let b = holds(&[(1, &[11]), (2, &[20])]);
+        assert_eq!(a.meet(&b), Cond::Impossible);
+        assert!(a.clashes(&b));
+        assert!(disagree(&[(1, 10)], &[(1, 11)]));
+        assert!(!disagree(&[(1, 10)], &[(2, 11)]));
+    }
+
+    #[test]
+    fn join_keeps_only_keys_both_constrain_with_the_union() {
+        let a = holds(&[(1, &[10]), (2, &[20])]);
+        let b = holds(&[(1, &[12]), (3, &[30])]);
+        assert_eq!(a.join(&b), holds(&[(1, &[10, 12])]));
+        // Impossible is the unit of join and absorbs meet.
+        assert_eq!(Cond::Impossible.join(&a), a);
+        assert_eq!(Cond::Impossible.meet(&a), Cond::Impossible);
+    }
+
+    #[test]
+    fn join_drops_a_key_whose_union_grows_past_the_cap() {
+        let many: Vec<TermId> = (0..MAX_VALUES as TermId).collect();
+        let a = Cond::Holds(vec![(1, many)]);
+        let b = holds(&[(1, &[1000])]);
+        assert_eq!(a.join(&b), Cond::none());
+    }
+}
