@@ -22,6 +22,13 @@ fn rgw_cached(args: &[&str]) -> common::Output {
     out
 }
 
+/// Runs rgw; it must refuse the command line (exit 2).
+fn usage_error(args: &[&str]) -> common::Output {
+    let out = rgw_with_env(args, &[]);
+    assert_eq!(out.code, 2, "{args:?}: {}{}", out.stdout, out.stderr);
+    out
+}
+
 fn perft_json(file: &str, depth: u32, via: &str) -> serde_json::Value {
     let depth = depth.to_string();
     let out = rgw_cached(&[
@@ -155,11 +162,7 @@ fn verify_adds_the_compiled_reasoner() {
 
 #[test]
 fn other_commands_refuse_compiled() {
-    let out = rgw_with_env(
-        &["moves", &team("rg/ticTacToe.rg"), "--via", "compiled"],
-        &[],
-    );
-    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    let out = usage_error(&["moves", &team("rg/ticTacToe.rg"), "--via", "compiled"]);
     assert!(out.stderr.contains("--via compiled"), "{}", out.stderr);
 }
 
@@ -214,11 +217,7 @@ fn bench_measures_the_compiled_reasoner() {
     );
 
     // Other models are not added by --via.
-    let out = rgw_with_env(
-        &["bench", &team("rbg/ticTacToe.rbg"), "--via", "propnet"],
-        &[],
-    );
-    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    let out = usage_error(&["bench", &team("rbg/ticTacToe.rbg"), "--via", "propnet"]);
     assert!(out.stderr.contains("--via"), "{}", out.stderr);
 }
 

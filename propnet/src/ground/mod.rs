@@ -1225,16 +1225,5 @@ impl Grounder<'_> {
 /// Whether the ground term `t` may be an instance of `pattern` (variables
 /// match anything, repeated ones are not compared).
 fn may_match(terms: &GroundTerms, pattern: &Term, t: TermId) -> bool {
-    match pattern {
-        Term::Variable(_) => true,
-        Term::Constant(s) => terms.functor(t) == *s && terms.args(t).is_empty(),
-        Term::Function(f, args) => {
-            terms.functor(t) == *f
-                && terms.args(t).len() == args.len()
-                && args
-                    .iter()
-                    .zip(terms.args(t))
-                    .all(|(p, &a)| may_match(terms, p, a))
-        }
-    }
+    terms.matches(pattern, t, &mut |_, _| true)
 }

@@ -1,6 +1,6 @@
 //! Ground terms of the grounder, hash-consed to dense ids.
 
-use crate::datalog::{Symbol, SymbolTable};
+use crate::datalog::{Symbol, SymbolTable, Term};
 use rg_core::fx_hash::FxMap;
 
 /// A ground term, by its index in [`GroundTerms`].
@@ -63,6 +63,29 @@ impl GroundTerms {
     pub fn args(&self, t: TermId) -> &[TermId] {
         let (_, start, len) = self.entries[t as usize];
         &self.arguments[start as usize..(start + len) as usize]
+    }
+
+    /// Whether ground term `t` has the shape of `pattern`: functors and
+    /// constants equal; each variable occurrence is passed to `variable`
+    /// with the subterm it meets, which decides (bindings, repeats).
+    pub fn matches(
+        &self,
+        pattern: &Term,
+        t: TermId,
+        variable: &mut impl FnMut(u32, TermId) -> bool,
+    ) -> bool {
+        match pattern {
+            Term::Variable(v) => variable(*v, t),
+            Term::Constant(s) => self.functor(t) == *s && self.args(t).is_empty(),
+            Term::Function(f, args) => {
+                self.functor(t) == *f
+                    && self.args(t).len() == args.len()
+                    && args
+                        .iter()
+                        .zip(self.args(t))
+                        .all(|(p, &a)| self.matches(p, a, variable))
+            }
+        }
     }
 
     /// The symbols of a term in prefix order.

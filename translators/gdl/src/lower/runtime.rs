@@ -635,27 +635,17 @@ fn ground_term(cx: &Context, term: &Term, env: &Env) -> Option<Option<TermId>> {
 
 /// Matches a head pattern against a ground argument when translating.
 fn match_static(cx: &Context, p: &Term, t: TermId, env: &mut Env, trail: &mut Vec<u32>) -> bool {
-    let terms = &cx.ground.terms;
-    match p {
-        Term::Variable(v) => match env.get(v) {
+    cx.ground
+        .terms
+        .matches(p, t, &mut |v, t| match env.get(&v) {
             Some(Bound::Term(u)) => *u == t,
             Some(Bound::Var(_)) => false,
             None => {
-                env.insert(*v, Bound::Term(t));
-                trail.push(*v);
+                env.insert(v, Bound::Term(t));
+                trail.push(v);
                 true
             }
-        },
-        Term::Constant(s) => terms.functor(t) == *s && terms.args(t).is_empty(),
-        Term::Function(f, args) => {
-            terms.functor(t) == *f
-                && terms.args(t).len() == args.len()
-                && args
-                    .iter()
-                    .zip(terms.args(t))
-                    .all(|(a, &u)| match_static(cx, a, u, env, trail))
-        }
-    }
+        })
 }
 
 /// Matches a literal's pattern against a row: variables known when
@@ -669,30 +659,20 @@ fn match_row(
     checks: &mut Vec<(Expr, TermId)>,
     binds: &mut Vec<(u32, TermId)>,
 ) -> bool {
-    let terms = &cx.ground.terms;
-    match p {
-        Term::Variable(v) => match env.get(v) {
+    cx.ground
+        .terms
+        .matches(p, t, &mut |v, t| match env.get(&v) {
             Some(Bound::Term(u)) => *u == t,
             Some(Bound::Var(e)) => {
                 checks.push((e.clone(), t));
                 true
             }
-            None => match binds.iter().find(|(w, _)| w == v) {
+            None => match binds.iter().find(|(w, _)| *w == v) {
                 Some(&(_, u)) => u == t,
                 None => {
-                    binds.push((*v, t));
+                    binds.push((v, t));
                     true
                 }
             },
-        },
-        Term::Constant(s) => terms.functor(t) == *s && terms.args(t).is_empty(),
-        Term::Function(f, args) => {
-            terms.functor(t) == *f
-                && terms.args(t).len() == args.len()
-                && args
-                    .iter()
-                    .zip(terms.args(t))
-                    .all(|(a, &u)| match_row(cx, a, u, env, checks, binds))
-        }
-    }
+        })
 }
