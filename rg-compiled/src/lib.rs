@@ -312,6 +312,13 @@ impl<'a> Generator<'a> {
                 list(&t.symbols)
             );
         }
+        out.push_str("];\n");
+        // The visit guards of ray loops (rg-core's `VisitGuard`): the
+        // variable's slot and the bitset of values where the check is skipped.
+        out.push_str("pub static VISIT_GUARDS: &[(usize, &[u64])] = &[\n");
+        for g in &p.visit_guards {
+            let _ = writeln!(out, "    ({}, &[{}]),", g.slot, list(&g.safe));
+        }
         out.push_str("];\n\n");
 
         let n = p.nodes.len();
@@ -393,7 +400,8 @@ impl<'a> Generator<'a> {
             return String::new();
         }
         if info.visit_in_move {
-            format!("if s.visit_move({node}) {{ m{node}(s)?; }}")
+            let skip = guard_test(info.move_guard);
+            format!("if {skip}s.visit_move({node}) {{ m{node}(s)?; }}")
         } else {
             format!("m{node}(s)?;")
         }
@@ -402,8 +410,10 @@ impl<'a> Generator<'a> {
     /// Expression: whether entering `node` in a reachability search finds
     /// the target `to`.
     fn enter_reach(&self, node: u32) -> String {
-        if self.p.node_info[node as usize].visit_in_reach {
-            format!("({node} == to || (s.visit_reach(d, {node}) && r{node}(s, to, d)?))")
+        let info = self.p.node_info[node as usize];
+        if info.visit_in_reach {
+            let skip = guard_test(info.reach_guard);
+            format!("({node} == to || (({skip}s.visit_reach(d, {node})) && r{node}(s, to, d)?))")
         } else {
             format!("({node} == to || r{node}(s, to, d)?)")
         }
@@ -885,6 +895,15 @@ fn hash_free(p: &Program, ctx: Context) -> Vec<bool> {
         }
     }
     needs.into_iter().map(|x| !x).collect()
+}
+
+/// The start of a visited check's condition: a guarded check is skipped
+/// when the guard's variable holds a safe value.
+fn guard_test(guard: Option<u32>) -> String {
+    match guard {
+        Some(g) => format!("s.guard_skips({g}) || "),
+        None => String::new(),
+    }
 }
 
 /// Whether an action changes neither the state nor the tags (so its edge

@@ -470,6 +470,16 @@ impl Search {
         self.visited.insert(key)
     }
 
+    /// Whether the visited check under visit guard `g` can be skipped (the
+    /// guard's variable holds a value on no cycle of its loop's maps).
+    #[inline]
+    pub fn guard_skips(&self, g: usize) -> bool {
+        let (slot, safe) = game::VISIT_GUARDS[g];
+        let x = self.v[slot];
+        safe.get((x >> 6) as usize)
+            .is_some_and(|word| (word >> (x & 63)) & 1 != 0)
+    }
+
     /// Marks (node, semistate) visited in the reachability search at `depth`.
     #[inline]
     pub fn visit_reach(&mut self, depth: usize, node: u32) -> bool {

@@ -9,8 +9,9 @@ use crate::types::{RType, TypeEnv};
 
 use super::program::{
     Action, CompiledEdge, KeyTable, Layout, NodeInfo, Operand, Path, Program, Region, Scalar,
-    Space, Step, Target,
+    Space, Step, Target, VisitGuard,
 };
+use super::visit_guard::Memory;
 
 /// A failure to compile a game that passed the checker (e.g. a constant map
 /// copied into a map whose keys it lacks).
@@ -41,9 +42,21 @@ pub fn compile(game: &Game, max_slots: u64) -> Result<Program, CompileError> {
     c.compile_constants()?;
     let initial = c.compile_variables()?;
     let (nodes, edge_start, edges) = c.compile_edges()?;
-    let mut node_info = super::analysis::node_info(&nodes, &edge_start, &edges, 1);
+    let memory = Memory {
+        pool: &c.pool,
+        key_tables: &c.key_tables,
+        symbol_count: c.symbols.len(),
+        variables: c
+            .variables
+            .values()
+            .map(|(base, layout)| (*base, layout.size()))
+            .collect(),
+        player_slot: c.variables[builtins::PLAYER_VAR].0,
+    };
+    let (mut node_info, visit_guards) =
+        super::analysis::node_info(&nodes, &edge_start, &edges, 1, memory);
     mark_disjoint_nodes(game, &nodes, &edge_start, &edges, &mut node_info);
-    c.finish(initial, nodes, edge_start, edges, node_info)
+    c.finish(initial, (nodes, edge_start, edges), node_info, visit_guards)
 }
 
 /// Node names, CSR edge offsets per node, and the edges.
@@ -530,10 +543,9 @@ impl<'g> Compiler<'g> {
     fn finish(
         mut self,
         initial: Vec<u32>,
-        nodes: Vec<String>,
-        edge_start: Vec<u32>,
-        edges: Vec<CompiledEdge>,
+        (nodes, edge_start, edges): Automaton,
         node_info: Vec<NodeInfo>,
+        visit_guards: Vec<VisitGuard>,
     ) -> Result<Program, CompileError> {
         let player_type = self
             .env
@@ -595,6 +607,7 @@ impl<'g> Compiler<'g> {
             edge_start,
             edges,
             node_info,
+            visit_guards,
             key_tables: self.key_tables,
             pool: self.pool,
             initial,

@@ -14,6 +14,7 @@ mod compile;
 pub mod program;
 mod search;
 pub mod state;
+mod visit_guard;
 
 use std::cell::RefCell;
 use std::hash::{Hash, Hasher};

@@ -4,6 +4,8 @@
 
 use std::rc::Rc;
 
+pub use super::visit_guard::VisitGuard;
+
 /// Where a value lives: the state vector or the constant pool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Space {
@@ -349,6 +351,11 @@ pub struct NodeInfo {
     /// A `@disjoint` pragma covers every edge leaving the node: once one
     /// passes, the others cannot (the pragma's claim), so they are skipped.
     pub disjoint: bool,
+    /// On a ray loop, the guard (an index into [`Program::visit_guards`])
+    /// that tells when the move search's visited check can be skipped.
+    pub move_guard: Option<u32>,
+    /// Same for reachability searches.
+    pub reach_guard: Option<u32>,
 }
 
 /// A compiled game.
@@ -362,6 +369,8 @@ pub struct Program {
     pub edge_start: Vec<u32>,
     pub edges: Vec<CompiledEdge>,
     pub node_info: Vec<NodeInfo>,
+    /// The guards of the visited checks on ray loops.
+    pub visit_guards: Vec<VisitGuard>,
     pub key_tables: Vec<KeyTable>,
     pub pool: Vec<u32>,
     pub initial: Vec<u32>,
@@ -389,6 +398,13 @@ impl Program {
     #[inline]
     pub fn edges_of(&self, node: u32) -> std::ops::Range<usize> {
         self.edge_start[node as usize] as usize..self.edge_start[node as usize + 1] as usize
+    }
+
+    /// Whether a visited check under `guard` can be skipped in state
+    /// `values` (see [`VisitGuard`]).
+    #[inline]
+    pub fn skips_visit(&self, guard: Option<u32>, values: &[u32]) -> bool {
+        guard.is_some_and(|g| self.visit_guards[g as usize].skips(values))
     }
 
     pub fn symbol(&self, id: u32) -> &str {

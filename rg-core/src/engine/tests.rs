@@ -441,3 +441,64 @@ fn a_state_past_the_slot_limit_is_refused_with_the_limit_named() {
         "{errors:?}"
     );
 }
+
+const RAY: &str = include_str!("testdata/ray.rg");
+
+fn guarded_nodes(e: &Engine) -> Vec<&str> {
+    let p = e.program();
+    (0..p.nodes.len())
+        .filter(|&k| p.node_info[k].move_guard.is_some())
+        .map(|k| p.nodes[k].as_str())
+        .collect()
+}
+
+#[test]
+fn a_ray_loop_checks_visits_only_where_its_square_can_repeat() {
+    let e = engine(RAY, false);
+    assert_eq!(guarded_nodes(&e), vec!["ray", "empty"]);
+    let p = e.program();
+    let ray = p.nodes.iter().position(|n| n == "ray").unwrap();
+    let guard = &p.visit_guards[p.node_info[ray].move_guard.unwrap() as usize];
+    let id = |name: &str| p.symbols.iter().position(|s| s == name).unwrap() as u32;
+    let with_pos = |square: &str| {
+        let mut values = p.initial.clone();
+        values[guard.slot as usize] = id(square);
+        values
+    };
+    // c0..c3 lead off the board; `null` is its own right neighbour.
+    for square in ["c0", "c1", "c2", "c3"] {
+        assert!(guard.skips(&with_pos(square)), "{square}");
+    }
+    assert!(!guard.skips(&with_pos("null")));
+    assert_eq!(
+        list_moves(&e, &e.initial().unwrap()).unwrap(),
+        vec!["c1", "c2", "c3"]
+    );
+}
+
+#[test]
+fn a_ray_that_walks_into_the_null_square_still_terminates() {
+    // With `board[null] == e` the walk reaches `null` and stays there: the
+    // guard must let the visited check run.
+    let open = RAY.replace("{ :e, null: null }", "{ :e }");
+    let e = engine(&open, false);
+    assert_eq!(guarded_nodes(&e), vec!["ray", "empty"]);
+    assert_eq!(
+        list_moves(&e, &e.initial().unwrap()).unwrap(),
+        vec!["c1", "c2", "c3", "null"]
+    );
+}
+
+#[test]
+fn loops_that_branch_or_reset_their_square_keep_plain_visited_checks() {
+    // Two loops on one node: walks around it branch.
+    assert!(guarded_nodes(&engine(RING_WALK, false)).is_empty());
+    // A second write of `pos` on the loop can bring the state back.
+    let reset = RAY.replace("empty, ray: pos = right[pos];", "empty, ray: pos = c0;");
+    let e = engine(&reset, false);
+    assert!(guarded_nodes(&e).is_empty());
+    assert_eq!(
+        list_moves(&e, &e.initial().unwrap()).unwrap(),
+        vec!["c0", "c1"]
+    );
+}

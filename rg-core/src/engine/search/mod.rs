@@ -303,7 +303,9 @@ impl Searcher {
         loop {
             let info = p.node_info[node as usize];
             if !info.can_finish_move
-                || (info.visit_in_move && !level.visited.insert(self.visited_key(node, true)))
+                || (info.visit_in_move
+                    && !p.skips_visit(info.move_guard, &self.values)
+                    && !level.visited.insert(self.visited_key(node, true)))
             {
                 return Ok(Enter::Skipped);
             }
@@ -712,7 +714,10 @@ impl Searcher {
                 return Ok(Enter::Found);
             }
             let info = p.node_info[node as usize];
-            if info.visit_in_reach && !level.visited.insert(self.visited_key(node, false)) {
+            if info.visit_in_reach
+                && !p.skips_visit(info.reach_guard, &self.values)
+                && !level.visited.insert(self.visited_key(node, false))
+            {
                 return Ok(Enter::Skipped);
             }
             if !info.single_step {

@@ -1,0 +1,14 @@
+type Player = { a };
+type Score = { 0 };
+type Cell = { c0, c1, c2, c3, null };
+type Piece = { e, x, null };
+const right: Cell -> Cell = { :null, c0: c1, c1: c2, c2: c3 };
+var board: Cell -> Piece = { :e, null: null };
+var pos: Cell = c0;
+begin, turn: player = a;
+turn, ray: pos = right[pos];
+ray, empty: board[pos] == e;
+empty, ray: pos = right[pos];
+empty, done: $$ pos;
+done, fin: board[pos] = x;
+fin, end: player = keeper;
