@@ -103,3 +103,63 @@ fn step_limit_is_enforced() {
     let error = common::compiled_perft(&bin, 2, &["--step-limit", "10"]).unwrap_err();
     assert!(error.contains("step limit"), "{error}");
 }
+
+/// Ray loops whose visited checks have visit guards (rg-core's ray test
+/// games: in a move search and in a reachability check, with the `null`
+/// square blocked and open): the counts agree, and so do the steps — the
+/// smallest step limit the engine passes is the reasoner's too.
+#[test]
+fn ray_loops_agree_in_counts_and_steps() {
+    let ray = include_str!("../../rg-core/src/engine/testdata/ray.rg");
+    let check = include_str!("../../rg-core/src/engine/testdata/ray_check.rg");
+    let games = [
+        ray.to_string(),
+        ray.replace("{ :e, null: null }", "{ :e }"),
+        check.to_string(),
+        check.replace("{ :e, c3: x, null: null }", "{ :e }"),
+    ];
+    for (k, source) in games.iter().enumerate() {
+        let name = format!("ray game {k}");
+        let e = common::engine(source, EngineOptions::default());
+        assert!(!e.program().visit_guards.is_empty(), "{name} has a guard");
+        common::assert_agrees(&name, &e, 3, &[]);
+        let limit = smallest_step_limit(source, 3);
+        let bin = common::binary(&e);
+        let at = limit.to_string();
+        let below = (limit - 1).to_string();
+        assert!(
+            common::compiled_perft(&bin, 3, &["--step-limit", &at]).is_ok(),
+            "{name}: the reasoner fails at the engine's step limit {limit}"
+        );
+        let error = common::compiled_perft(&bin, 3, &["--step-limit", &below]).unwrap_err();
+        assert!(error.contains("step limit"), "{name}: {error}");
+    }
+}
+
+/// The smallest step limit under which the engine's perft to `depth`
+/// succeeds.
+fn smallest_step_limit(source: &str, depth: u32) -> u64 {
+    use rg_core::model::{perft, Budget, ForwardModel};
+    let passes = |step_limit: u64| {
+        let options = EngineOptions {
+            step_limit,
+            ..EngineOptions::default()
+        };
+        let e = common::engine(source, options);
+        e.initial().is_ok_and(|initial| {
+            (0..=depth).all(|d| perft(&e, &initial, d, &mut Budget::unlimited()).is_ok())
+        })
+    };
+    let (mut low, mut high) = (1, 10_000);
+    assert!(passes(high));
+    while low < high {
+        let mid = (low + high) / 2;
+        if passes(mid) {
+            high = mid;
+        } else {
+            low = mid + 1;
+        }
+    }
+    assert!(low > 1, "some step limit must fail");
+    low
+}

@@ -154,7 +154,8 @@ impl Revisits {
     }
 
     /// The guard of every node on a simple cycle (one edge of each node
-    /// stays on the cycle, so walks around it cannot branch) that has one.
+    /// stays on the cycle; `for_cycle` refuses any-assignments, so walks
+    /// around it cannot branch) that has one.
     fn guards<'e>(
         &self,
         guards: &mut Guards,

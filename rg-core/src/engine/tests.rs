@@ -493,12 +493,54 @@ fn a_ray_that_walks_into_the_null_square_still_terminates() {
 fn loops_that_branch_or_reset_their_square_keep_plain_visited_checks() {
     // Two loops on one node: walks around it branch.
     assert!(guarded_nodes(&engine(RING_WALK, false)).is_empty());
-    // A second write of `pos` on the loop can bring the state back.
-    let reset = RAY.replace("empty, ray: pos = right[pos];", "empty, ray: pos = c0;");
+    // A second write of `pos` on the loop brings the state back: without
+    // its check the walk would go round forever.
+    let reset = RAY.replace(
+        "empty, ray: pos = right[pos];",
+        "empty, back: pos = right[pos];\nback, ray: pos = c0;",
+    );
     let e = engine(&reset, false);
     assert!(guarded_nodes(&e).is_empty());
     assert_eq!(
         list_moves(&e, &e.initial().unwrap()).unwrap(),
         vec!["c0", "c1"]
     );
+    // An any-assignment on the loop branches; both branches meet again.
+    let branching = RAY
+        .replace(
+            "empty, ray: pos = right[pos];",
+            "empty, pick: piece = Piece(*);\npick, drop: piece = e;\ndrop, ray: pos = right[pos];",
+        )
+        .replace("var pos", "var piece: Piece = e;\nvar pos");
+    let e = engine(&branching, false);
+    assert!(guarded_nodes(&e).is_empty());
+    assert_eq!(
+        list_moves(&e, &e.initial().unwrap()).unwrap(),
+        vec!["c1", "c2", "c3"]
+    );
+}
+
+const RAY_CHECK: &str = include_str!("testdata/ray_check.rg");
+
+#[test]
+fn a_ray_inside_a_check_is_guarded_in_the_reachability_search() {
+    let e = engine(RAY_CHECK, false);
+    let p = e.program();
+    let guarded: Vec<&str> = (0..p.nodes.len())
+        .filter(|&k| p.node_info[k].reach_guard.is_some())
+        .map(|k| p.nodes[k].as_str())
+        .collect();
+    assert_eq!(guarded, vec!["s0", "s1", "s2"]);
+    // The ray from c0 meets the piece on c3.
+    assert_eq!(list_moves(&e, &e.initial().unwrap()).unwrap(), vec!["seen"]);
+    // No piece: the ray ends at the blocked `null`; with `null` open it
+    // stays there, and the check still terminates.
+    for board in ["{ :e, null: null }", "{ :e }"] {
+        let source = RAY_CHECK.replace("{ :e, c3: x, null: null }", board);
+        let e = engine(&source, false);
+        assert!(
+            list_moves(&e, &e.initial().unwrap()).unwrap().is_empty(),
+            "{board}"
+        );
+    }
 }

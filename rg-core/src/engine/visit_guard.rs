@@ -78,8 +78,16 @@ impl<'a> Guards<'a> {
 
     /// The guard of a simple cycle, given as its edges: some scalar variable
     /// is advanced by a constant map on at least one edge and written by no
-    /// other edge. `None` if there is none.
+    /// other edge. `None` if there is none, or if an edge branches (an
+    /// any-assignment: branches that meet again in one state were merged
+    /// by the check).
     pub fn for_cycle(&mut self, cycle: &[&CompiledEdge]) -> Option<u32> {
+        if cycle
+            .iter()
+            .any(|e| matches!(e.action, Action::AssignAny { .. }))
+        {
+            return None;
+        }
         let advances: Vec<(u32, MapRead)> =
             cycle.iter().filter_map(|e| advance(&e.action)).collect();
         let slot = advances.iter().map(|&(slot, _)| slot).find(|&slot| {
@@ -114,11 +122,13 @@ impl<'a> Guards<'a> {
     fn writes(&self, action: &Action, slot: u32) -> bool {
         match action {
             Action::Assign { target, .. } | Action::AssignAny { target, .. } => {
+                // The variable holding the target's base: all of it may be
+                // written (an element of a map, or the whole map).
                 match self
                     .memory
                     .variables
                     .iter()
-                    .find(|&&(b, _)| b == target.base)
+                    .find(|&&(b, size)| b <= target.base && target.base < b + size)
                 {
                     Some(&(base, size)) => base <= slot && slot < base + size,
                     None => true,

@@ -1,0 +1,16 @@
+type Player = { a };
+type Score = { 0 };
+type Cell = { c0, c1, c2, c3, null };
+type Piece = { e, x, null };
+const right: Cell -> Cell = { :null, c0: c1, c1: c2, c2: c3 };
+var board: Cell -> Piece = { :e, c3: x, null: null };
+var probe: Cell = c0;
+begin, turn: player = a;
+turn, go: ? s0 -> found;
+s0, s1: probe = right[probe];
+s1, s2: board[probe] == e;
+s2, s0: ;
+s1, found: board[probe] == x;
+go, done: $ seen;
+done, fin: board[c0] = x;
+fin, end: player = keeper;
