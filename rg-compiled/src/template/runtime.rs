@@ -1,8 +1,20 @@
-//! The fixed part of a compiled RG reasoner: the search state (values with
-//! an undo log and a lazily folded 128-bit hash, tags, visited sets), move
-//! completion, keeper completion, perft and playouts. The game-specific part
-//! (`game.rs`) supplies one function per automaton node. Mirrors
-//! `rg_core::engine` (search/mod.rs) so that both count the same moves.
+//! The fixed part of a compiled RG reasoner: the search state, move
+//! completion in its three modes (count, collect, sample), keeper
+//! completion, perft and playouts. The game-specific part (`game.rs`)
+//! supplies one function per automaton node. Counts what
+//! `rg_core::engine::search` counts (rg.md §5.7, §6).
+//!
+//! The node functions change the values in place and restore them when
+//! they return, so a search copies a state only when a move completes.
+//! Move functions return `true` to stop the search (a fault, or the first
+//! keeper walk found); reachability functions return `NOT_FOUND`, `FOUND`
+//! or `HALT`.
+//!
+//! Distinct moves are distinct tag sequences. Where the generator proved
+//! that the walks below a branch have distinct tag sequences, completions
+//! are counted as they come; below a branch it could not prove (a "risky"
+//! branch), completions are keyed by the hash of the tags emitted since
+//! that branch and deduplicated.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -17,6 +29,11 @@ pub const DEFAULT_STEP_LIMIT: u64 = 20_000_000;
 const MAX_CHECK_NESTING: usize = 1000;
 const MAX_MOVE_TAGS: usize = 100_000;
 const MAX_KEEPER_CHAIN: usize = 1_000_000;
+
+/// Results of reachability functions.
+pub const NOT_FOUND: u8 = 0;
+pub const FOUND: u8 = 1;
+pub const HALT: u8 = 2;
 
 /// A runtime error of the search (improper game or a limit).
 #[derive(Debug)]
@@ -143,7 +160,7 @@ fn copy_value(
     }
 }
 
-#[inline]
+#[inline(always)]
 fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -151,27 +168,29 @@ fn splitmix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-#[inline]
-fn contribution(slot: u32, value: u32) -> u128 {
-    let x = (u64::from(slot) << 32) | u64::from(value);
+/// The hash contribution of `value` at `slot` (states are hashed as the
+/// xor of their slots' contributions, so a write updates the hash in O(1)).
+#[inline(always)]
+pub fn z(slot: usize, value: u32) -> u128 {
+    let x = ((slot as u64) << 32) | u64::from(value);
     (u128::from(splitmix(x)) << 64) | u128::from(splitmix(x ^ 0xD1B5_4A32_D192_ED03))
 }
 
-#[inline]
-pub fn node_contribution(node: u32) -> u128 {
-    contribution(u32::MAX, node)
+#[inline(always)]
+fn node_contribution(node: u32) -> u128 {
+    z(u32::MAX as usize, node)
 }
 
-#[inline]
+#[inline(always)]
 fn tag_contribution(position: usize, tag: u32) -> u128 {
-    contribution(u32::MAX - 1 - position as u32, tag)
+    z((u32::MAX - 1) as usize - position, tag)
 }
 
 fn hash_values(values: &[u32]) -> u128 {
     values
         .iter()
         .enumerate()
-        .fold(0, |h, (slot, &v)| h ^ contribution(slot as u32, v))
+        .fold(0, |h, (slot, &v)| h ^ z(slot, v))
 }
 
 /// A hasher for keys that already are uniformly distributed hashes.
@@ -197,7 +216,7 @@ impl Hasher for PrehashedHasher {
 
 type Prehashed = BuildHasherDefault<PrehashedHasher>;
 
-/// A set of 128-bit hashes (visited sets, counted moves): open
+/// A set of 128-bit hashes (visited sets, deduplicated moves): open
 /// addressing on the hash's low bits, which are uniformly distributed, and
 /// a generation number per slot, so clearing costs nothing.
 pub struct HashSet128 {
@@ -303,6 +322,17 @@ pub enum Player {
     Keeper,
 }
 
+fn player_of(values: &[u32]) -> Player {
+    let mover = values[game::PLAYER_SLOT as usize];
+    if mover == game::RANDOM {
+        Player::Random
+    } else if let Some(index) = game::PLAYERS.iter().position(|&s| s == mover) {
+        Player::Real(index)
+    } else {
+        Player::Keeper
+    }
+}
+
 /// Options mirroring `rg_core::engine::EngineOptions`.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
@@ -323,161 +353,271 @@ impl Default for Options {
     }
 }
 
+/// The moves found by a collecting search, laid out flat: move `i` leads
+/// to node `nodes[i]` with values `values[i * SLOTS..(i + 1) * SLOTS]`.
+#[derive(Default)]
+pub struct Moves {
+    pub nodes: Vec<u32>,
+    pub values: Vec<u32>,
+    /// Tags of move `i`: `tags[tag_start[i]..tag_start[i + 1]]`.
+    pub tags: Vec<u32>,
+    pub tag_start: Vec<u32>,
+    pub visibility: Vec<u64>,
+}
+
+impl Moves {
+    fn clear(&mut self) {
+        self.nodes.clear();
+        self.values.clear();
+        self.tags.clear();
+        self.tag_start.clear();
+        self.tag_start.push(0);
+        self.visibility.clear();
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    pub fn values_of(&self, i: usize) -> &[u32] {
+        &self.values[i * game::SLOTS..(i + 1) * game::SLOTS]
+    }
+
+    fn tags_of(&self, i: usize) -> std::ops::Range<usize> {
+        self.tag_start[i] as usize..self.tag_start[i + 1] as usize
+    }
+}
+
+/// What a search does with a completed move walk.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Count distinct moves.
+    Count,
+    /// Keep every distinct move (its next state, tags and visibility).
+    Collect,
+    /// Pick one distinct move uniformly at random (reservoir sampling).
+    Sample,
+    /// Keep the first distinct move and count the others (keeper moves,
+    /// which must be unique).
+    First,
+}
+
 /// The search machinery; the generated node functions work on it.
 pub struct Search {
-    pub v: Vec<u32>,
-    hash: u128,
-    /// Whether `hash` holds the hash of the values as of `hashed_upto`
-    /// log entries; it is computed only when a visited set or the
-    /// reachability cache first needs it after a load.
-    hash_valid: bool,
-    hashed_upto: usize,
-    /// Log length at which `hash` became valid; the entries folded into
-    /// it since (`log[hash_base..hashed_upto]`) keep their hash change in
-    /// `deltas`, so undoing them costs no rehashing.
-    hash_base: usize,
-    deltas: Vec<u128>,
-    log: Vec<(u32, u32, u32)>,
+    /// The semistate, changed in place by the node functions.
+    pub v: [u32; game::SLOTS],
+    /// The hash of `v`, when `hv` says it is valid: computed when a
+    /// visited set first needs it, then kept up to date by the writes
+    /// below which a visited set may be met (and restored with them).
+    pub h: u128,
+    pub hv: bool,
     pub tags: Vec<u32>,
+    /// Hashes of the tag prefixes (games whose move searches keep
+    /// visited sets, which are per prefix).
     prefix: Vec<u128>,
     vis: Vec<u64>,
-    pub visited: HashSet128,
+    visited: HashSet128,
     reach_visited: Vec<HashSet128>,
-    reach_cache: HashMap<(u32, u32, u128), bool, Prehashed>,
     steps: u64,
     pub options: Options,
-    /// Stop the search (first keeper walk found).
-    pub stop: bool,
+    pub fault: Option<Fault>,
     stop_at_first: bool,
-    counting: bool,
+    mode: Mode,
+    /// Inside a risky branch: completions are deduplicated by the tags
+    /// emitted since `risk_start`, salted with the branch's instance
+    /// number `rid`.
+    pub risky: bool,
+    /// Whether tags are recorded: when collecting moves, or inside a risky
+    /// branch (outside, nothing reads them unless visited sets are kept
+    /// per prefix, see `recording`).
+    record: bool,
+    /// Completions are only counted (count mode, outside risky branches,
+    /// not stopping at the first).
+    fast: bool,
+    rid: u64,
+    risk_start: usize,
+    /// Completions outside risky branches (distinct by construction).
+    count: u64,
+    /// Keys of the completions inside risky branches.
     seen: HashSet128,
-    index: HashMap<u128, usize, Prehashed>,
-    found: Vec<Move>,
+    /// Collect and sample modes: key -> move index or state hash.
+    keyed: HashMap<u128, u128, Prehashed>,
+    moves: Moves,
+    rng: Rng,
+    chosen_node: u32,
+    chosen: Vec<u32>,
+    /// First mode: the dedup key of the kept move, if it was risky.
+    chosen_key: Option<u128>,
 }
 
 impl Search {
-    pub fn new(options: Options) -> Search {
-        Search {
-            v: Vec::new(),
-            hash: 0,
-            hash_valid: false,
-            hashed_upto: 0,
-            hash_base: 0,
-            deltas: Vec::new(),
-            log: Vec::new(),
-            tags: Vec::new(),
-            prefix: Vec::new(),
+    pub fn new(options: Options) -> Box<Search> {
+        Box::new(Search {
+            v: [0; game::SLOTS],
+            h: 0,
+            hv: false,
+            tags: Vec::with_capacity(64),
+            prefix: Vec::with_capacity(64),
             vis: Vec::new(),
             visited: HashSet128::default(),
             reach_visited: Vec::new(),
-            reach_cache: HashMap::default(),
             steps: 0,
             options,
-            stop: false,
+            fault: None,
             stop_at_first: false,
-            counting: false,
+            mode: Mode::Count,
+            risky: false,
+            record: false,
+            fast: false,
+            rid: 0,
+            risk_start: 0,
+            count: 0,
             seen: HashSet128::default(),
-            index: HashMap::default(),
-            found: Vec::new(),
-        }
+            keyed: HashMap::default(),
+            moves: Moves::default(),
+            rng: Rng::new(0),
+            chosen_node: 0,
+            chosen: vec![0; game::SLOTS],
+            chosen_key: None,
+        })
     }
 
-    fn load(&mut self, state: &State) {
-        self.v.clear();
-        self.v.extend_from_slice(&state.values);
-        self.hash_valid = false;
-        self.hashed_upto = 0;
-        self.hash_base = 0;
-        self.deltas.clear();
-        self.log.clear();
+    fn load(&mut self, values: &[u32], mode: Mode) {
+        self.v.copy_from_slice(values);
+        self.hv = false;
         self.tags.clear();
         self.prefix.clear();
         self.vis.clear();
         self.visited.clear();
-        if !self.reach_cache.is_empty() {
-            self.reach_cache.clear();
-        }
         self.steps = 0;
-        self.stop = false;
-        self.stop_at_first = false;
-    }
-
-    #[inline(always)]
-    pub fn mark(&self) -> (usize, usize) {
-        (self.log.len(), self.tags.len())
-    }
-
-    #[inline(always)]
-    pub fn set(&mut self, slot: u32, value: u32) {
-        let old = self.v[slot as usize];
-        if old != value {
-            self.log.push((slot, old, value));
-            self.v[slot as usize] = value;
+        self.fault = None;
+        self.stop_at_first = self.options.first_keeper_walk
+            && values[game::PLAYER_SLOT as usize] == game::KEEPER;
+        self.mode = mode;
+        self.risky = false;
+        self.record = mode == Mode::Collect;
+        self.fast = mode == Mode::Count && !self.stop_at_first;
+        self.count = 0;
+        self.chosen_key = None;
+        self.seen.clear();
+        if !self.keyed.is_empty() {
+            self.keyed.clear();
         }
     }
 
-    #[inline(always)]
-    pub fn undo(&mut self, mark: (usize, usize)) {
-        while self.log.len() > mark.0 {
-            let (slot, old, new) = self.log.pop().unwrap_or_default();
-            let k = self.log.len();
-            if k < self.hashed_upto {
-                if k >= self.hash_base {
-                    self.hash ^= self.deltas.pop().unwrap_or_default();
-                } else {
-                    self.hash ^= contribution(slot, old) ^ contribution(slot, new);
-                }
-            }
-            self.v[slot as usize] = old;
+    /// Runs the move search of the loaded state from `node`.
+    fn run(&mut self, node: u32) -> R<()> {
+        game::moves_from(self, node);
+        match self.fault.take() {
+            Some(f) => Err(f),
+            None => Ok(()),
         }
-        self.hashed_upto = self.hashed_upto.min(mark.0);
-        self.hash_base = self.hash_base.min(mark.0);
-        self.tags.truncate(mark.1);
-        self.prefix.truncate(mark.1);
     }
+
+    // ---- faults and limits ------------------------------------------------
+
+    /// Records a fault; the caller then stops the search.
+    #[cold]
+    #[inline(never)]
+    pub fn fail(&mut self, fault: Fault) {
+        if self.fault.is_none() {
+            self.fault = Some(fault);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub fn fail_key(&mut self, symbol: u32, table: u32, node: u32) {
+        self.fail(Fault::Key {
+            symbol,
+            table,
+            node,
+        });
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub fn fail_at(&mut self, message: &str, node: u32) {
+        self.fail(fault(message, node));
+    }
+
+    /// A key outside a map's key type: the lenient default, or a fault
+    /// (`None`: stop).
+    #[cold]
+    #[inline(never)]
+    pub fn bad_key(&mut self, key: u32, table: u32, fallback: u32, node: u32) -> Option<u32> {
+        if self.options.lenient && fallback != INVALID {
+            Some(fallback)
+        } else {
+            self.fail_key(key, table, node);
+            None
+        }
+    }
+
+    /// Counts `n` search steps; true (stop) past the step limit.
+    #[inline(always)]
+    pub fn tick(&mut self, n: u64, node: u32) -> bool {
+        self.steps += n;
+        if self.steps > self.options.step_limit {
+            self.step_limit_fault(node);
+            return true;
+        }
+        false
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn step_limit_fault(&mut self, node: u32) {
+        let message = format!(
+            "move search does not terminate: more than {} steps (in node {}; the step limit)",
+            self.options.step_limit,
+            game::NODES[node as usize]
+        );
+        self.fail(Fault::Message(message));
+    }
+
+    // ---- hashing and visited sets -----------------------------------------
 
     #[inline]
     fn state_hash(&mut self) -> u128 {
-        if !self.hash_valid {
-            // The hash of the current values (what folding the log into
-            // the loaded state's hash would give).
-            self.hash = hash_values(&self.v);
-            self.hashed_upto = self.log.len();
-            self.hash_base = self.log.len();
-            self.deltas.clear();
-            self.hash_valid = true;
-            return self.hash;
+        if !self.hv {
+            self.h = hash_values(&self.v);
+            self.hv = true;
         }
-        for &(slot, old, new) in &self.log[self.hashed_upto..] {
-            let delta = contribution(slot, old) ^ contribution(slot, new);
-            self.hash ^= delta;
-            self.deltas.push(delta);
-        }
-        self.hashed_upto = self.log.len();
-        self.hash
+        self.h
     }
 
-    #[inline]
-    fn prefix_hash(&self) -> u128 {
-        self.prefix.last().copied().unwrap_or(0)
+    /// Writes `value` at `slot` keeping the hash (if valid) up to date;
+    /// returns what `unwrite` needs to restore both.
+    #[inline(always)]
+    pub fn write(&mut self, slot: usize, value: u32) -> (u32, u128, bool) {
+        let old = self.v[slot];
+        let saved = (old, self.h, self.hv);
+        if self.hv {
+            self.h ^= z(slot, old) ^ z(slot, value);
+        }
+        self.v[slot] = value;
+        saved
+    }
+
+    #[inline(always)]
+    pub fn unwrite(&mut self, slot: usize, saved: (u32, u128, bool)) {
+        self.v[slot] = saved.0;
+        self.h = saved.1;
+        self.hv = saved.2;
     }
 
     /// Marks (node, semistate, tag prefix) visited in the move search;
     /// false if it already was.
     #[inline]
     pub fn visit_move(&mut self, node: u32) -> bool {
-        let key = self.state_hash() ^ self.prefix_hash() ^ node_contribution(node);
+        let prefix = self.prefix.last().copied().unwrap_or(0);
+        let key = self.state_hash() ^ prefix ^ node_contribution(node);
         self.visited.insert(key)
-    }
-
-    /// Whether the visited check under visit guard `g` can be skipped (the
-    /// guard's variable holds a value on no cycle of its loop's maps).
-    #[inline]
-    pub fn guard_skips(&self, g: usize) -> bool {
-        let (slot, safe) = game::VISIT_GUARDS[g];
-        let x = self.v[slot];
-        safe.get((x >> 6) as usize)
-            .is_some_and(|word| (word >> (x & 63)) & 1 != 0)
     }
 
     /// Marks (node, semistate) visited in the reachability search at `depth`.
@@ -487,52 +627,49 @@ impl Search {
         self.reach_visited[depth].insert(key)
     }
 
-    /// Counts one search step; fails past the step limit.
+    /// Whether the visited check under visit guard `g` can be skipped (the
+    /// guard's variable holds a value on no cycle of its loop's maps).
     #[inline(always)]
-    pub fn tick(&mut self, node: u32) -> R<()> {
-        self.steps += 1;
-        if self.steps > self.options.step_limit {
-            return Err(self.step_limit_fault(node));
-        }
-        Ok(())
+    pub fn guard_skips(&self, g: usize) -> bool {
+        let (slot, safe) = game::VISIT_GUARDS[g];
+        let x = self.v[slot];
+        safe.get((x >> 6) as usize)
+            .is_some_and(|word| (word >> (x & 63)) & 1 != 0)
     }
 
-    #[cold]
-    fn step_limit_fault(&self, node: u32) -> Fault {
-        Fault::Message(format!(
-            "move search does not terminate: more than {} steps (in node {}; the step limit)",
-            self.options.step_limit,
-            game::NODES[node as usize]
-        ))
-    }
+    // ---- tags and risky branches ------------------------------------------
 
-    /// A key outside a map's key type: the lenient default or a fault.
-    #[cold]
-    pub fn bad_key(&self, key: u32, table: u32, fallback: u32, node: u32) -> R<u32> {
-        if self.options.lenient && fallback != INVALID {
-            Ok(fallback)
-        } else {
-            Err(Fault::Key {
-                symbol: key,
-                table,
-                node,
-            })
-        }
-    }
-
+    /// Whether tags must be recorded now (`push_tag`, `pop_tag`).
     #[inline(always)]
-    pub fn push_tag(&mut self, tag: u32, node: u32) -> R<()> {
+    pub fn recording(&self) -> bool {
+        game::TRACK_PREFIX || self.record
+    }
+
+    /// Appends a tag; true (stop) past the tag limit.
+    #[inline(always)]
+    pub fn push_tag(&mut self, tag: u32, node: u32) -> bool {
         let position = self.tags.len();
         if position >= MAX_MOVE_TAGS {
-            return Err(fault("move search does not terminate: a move has too many tags", node));
+            self.fail_at("move search does not terminate: a move has too many tags", node);
+            return true;
         }
         self.tags.push(tag);
-        let h = self.prefix_hash() ^ tag_contribution(position, tag);
-        self.prefix.push(h);
+        if game::TRACK_PREFIX {
+            let h = self.prefix.last().copied().unwrap_or(0) ^ tag_contribution(position, tag);
+            self.prefix.push(h);
+        }
         if game::VISIBILITY_CHANGES {
             self.record_visibility(position);
         }
-        Ok(())
+        false
+    }
+
+    #[inline(always)]
+    pub fn pop_tag(&mut self) {
+        self.tags.pop();
+        if game::TRACK_PREFIX {
+            self.prefix.pop();
+        }
     }
 
     #[inline(never)]
@@ -547,8 +684,191 @@ impl Search {
         self.vis.push(mask);
     }
 
+    /// Enters a branch whose alternatives may emit equal tag sequences
+    /// (unless already inside one); true if this call opened it.
+    #[inline(always)]
+    pub fn open_risk(&mut self) -> bool {
+        if self.risky {
+            return false;
+        }
+        self.risky = true;
+        self.record = true;
+        self.fast = false;
+        self.rid += 1;
+        self.risk_start = self.tags.len();
+        true
+    }
+
+    /// Leaves the risky branch `open_risk` opened.
+    #[inline(always)]
+    pub fn close_risk(&mut self) {
+        self.risky = false;
+        self.record = self.mode == Mode::Collect;
+        self.fast = self.mode == Mode::Count && !self.stop_at_first;
+    }
+
+    /// The dedup key of a completion inside a risky branch: the branch
+    /// instance and the tags emitted since it.
+    fn risk_key(&self) -> u128 {
+        let mut key = z(usize::MAX >> 1, self.rid as u32) ^ z(usize::MAX >> 2, (self.rid >> 32) as u32);
+        for (k, &t) in self.tags[self.risk_start..].iter().enumerate() {
+            key ^= tag_contribution(k, t);
+        }
+        key ^ z(usize::MAX >> 3, (self.tags.len() - self.risk_start) as u32)
+    }
+
+    // ---- move completion --------------------------------------------------
+
+    /// A move walk reached a `player` assignment; true (stop) if the
+    /// search must end.
+    #[inline(always)]
+    pub fn complete(&mut self, target: u32, player: u32) -> bool {
+        if self.fast {
+            self.count += 1;
+            return false;
+        }
+        if self.mode == Mode::Count {
+            if self.risky {
+                let key = self.risk_key();
+                self.seen.insert(key);
+            } else {
+                self.count += 1;
+            }
+        } else if self.complete_slow(target, player) {
+            return true;
+        }
+        self.stop_at_first
+    }
+
+    /// The hash of the state a completion leads to (computed afresh:
+    /// writes below which no visited set lies do not keep `h` current).
+    fn next_hash(&mut self, target: u32, player: u32) -> u128 {
+        let slot = game::PLAYER_SLOT as usize;
+        let old = self.v[slot];
+        hash_values(&self.v) ^ z(slot, old) ^ z(slot, player) ^ node_contribution(target)
+    }
+
+    /// Whether the current values, with `player` on move, are the kept
+    /// move's.
+    fn same_as_chosen(&self, player: u32) -> bool {
+        let slot = game::PLAYER_SLOT as usize;
+        (0..game::SLOTS).all(|k| self.chosen[k] == if k == slot { player } else { self.v[k] })
+    }
+
+    #[inline(never)]
+    fn complete_slow(&mut self, target: u32, player: u32) -> bool {
+        // The first keeper walk ends the search: nothing to deduplicate.
+        let key = if self.risky && !self.stop_at_first {
+            Some(self.risk_key())
+        } else {
+            None
+        };
+        match self.mode {
+            Mode::Count => unreachable!("counted inline"),
+            Mode::Collect => {
+                if let Some(key) = key {
+                    if let Some(&index) = self.keyed.get(&key) {
+                        return self.check_same(index as usize, target, player);
+                    }
+                    self.keyed.insert(key, self.moves.len() as u128);
+                }
+                let m = &mut self.moves;
+                m.nodes.push(target);
+                let start = m.values.len();
+                m.values.extend_from_slice(&self.v);
+                m.values[start + game::PLAYER_SLOT as usize] = player;
+                m.tags.extend_from_slice(&self.tags);
+                m.tag_start.push(m.tags.len() as u32);
+                if game::VISIBILITY_CHANGES {
+                    m.visibility.extend_from_slice(&self.vis[..self.tags.len()]);
+                }
+            }
+            Mode::First => {
+                if self.count == 0 {
+                    self.count = 1;
+                    self.chosen_key = key;
+                    self.chosen_node = target;
+                    self.chosen.copy_from_slice(&self.v);
+                    self.chosen[game::PLAYER_SLOT as usize] = player;
+                } else if key.is_some() && key == self.chosen_key {
+                    // The kept move's tags again: the same state, or the
+                    // move is ambiguous. (Any other move makes the count
+                    // wrong for a keeper whatever the states.)
+                    if self.chosen_node != target || !self.same_as_chosen(player) {
+                        self.ambiguous("the walks end in different states");
+                        return true;
+                    }
+                } else {
+                    self.count += 1;
+                }
+            }
+            Mode::Sample => {
+                if let Some(key) = key {
+                    let hash = self.next_hash(target, player);
+                    match self.keyed.get(&key) {
+                        Some(&previous) if previous == hash => return false,
+                        Some(_) => {
+                            self.ambiguous("the walks end in different states");
+                            return true;
+                        }
+                        None => {
+                            self.keyed.insert(key, hash);
+                        }
+                    }
+                }
+                self.count += 1;
+                if self.rng.below(self.count) == 0 {
+                    self.chosen_node = target;
+                    self.chosen.copy_from_slice(&self.v);
+                    self.chosen[game::PLAYER_SLOT as usize] = player;
+                }
+            }
+        }
+        false
+    }
+
+    /// A second walk with the tags of collected move `index`: it must lead
+    /// to the same state.
+    fn check_same(&mut self, index: usize, target: u32, player: u32) -> bool {
+        let slot = game::PLAYER_SLOT as usize;
+        let previous = self.moves.values_of(index);
+        let previous_node = self.moves.nodes[index];
+        let differs = (0..game::SLOTS)
+            .find(|&k| previous[k] != if k == slot { player } else { self.v[k] });
+        if previous_node != target {
+            let message = format!(
+                "the walks end at nodes {} and {}",
+                game::NODES[previous_node as usize],
+                game::NODES[target as usize]
+            );
+            self.ambiguous(&message);
+            return true;
+        }
+        if let Some(k) = differs {
+            let variable = game::VARIABLES
+                .iter()
+                .filter(|(_, base)| *base as usize <= k)
+                .max_by_key(|(_, base)| *base)
+                .map_or("?", |(name, _)| name);
+            self.ambiguous(&format!("variable {variable} differs"));
+            return true;
+        }
+        false
+    }
+
+    #[cold]
+    fn ambiguous(&mut self, difference: &str) {
+        let tags: Vec<&str> = self.tags.iter().map(|&t| game::SYMBOLS[t as usize]).collect();
+        self.fail(Fault::Message(format!(
+            "ambiguous move: the tag sequence \"{}\" leads to different states ({difference})",
+            tags.join(" ")
+        )));
+    }
+
+    // ---- maps ----------------------------------------------------------------
+
     /// A region (map value) of the state or the pool.
-    pub fn region(&self, pool: bool, offset: u32, size: u32) -> Vec<u32> {
+    fn region(&self, pool: bool, offset: u32, size: u32) -> Vec<u32> {
         let range = offset as usize..(offset + size) as usize;
         if pool {
             game::POOL[range].to_vec()
@@ -557,117 +877,87 @@ impl Search {
         }
     }
 
-    /// Extensional equality of two maps.
+    /// Extensional equality of two maps; `None` on a fault (stop).
     pub fn equal_regions(
-        &self,
+        &mut self,
         a: (bool, u32, &'static Layout),
         b: (bool, u32, &'static Layout),
         node: u32,
-    ) -> R<bool> {
+    ) -> Option<bool> {
         let left = self.region(a.0, a.1, a.2.size());
         if a.2 == b.2 {
-            return Ok(left == self.region(b.0, b.1, b.2.size()));
+            return Some(left == self.region(b.0, b.1, b.2.size()));
         }
         let mut converted = vec![0u32; a.2.size() as usize];
         let source: &[u32] = if b.0 { game::POOL } else { &self.v };
-        copy_value(source, b.1, b.2, &mut converted, 0, a.2).map_err(|m| fault(m, node))?;
-        Ok(left == converted)
+        match copy_value(source, b.1, b.2, &mut converted, 0, a.2) {
+            Ok(()) => Some(left == converted),
+            Err(m) => {
+                self.fail_at(m, node);
+                None
+            }
+        }
     }
 
-    /// `target = region` for maps.
+    /// `target = region` for maps; returns what `restore_region` needs, or
+    /// `None` on a fault (stop).
     pub fn assign_region(
         &mut self,
         offset: u32,
         layout: &'static Layout,
         source: (bool, u32, &'static Layout),
         node: u32,
-    ) -> R<()> {
+    ) -> Option<(u32, Vec<u32>, u128, bool)> {
         let mut buffer = vec![0u32; layout.size() as usize];
         let values: &[u32] = if source.0 { game::POOL } else { &self.v };
-        copy_value(values, source.1, source.2, &mut buffer, 0, layout)
-            .map_err(|m| fault(m, node))?;
+        if let Err(m) = copy_value(values, source.1, source.2, &mut buffer, 0, layout) {
+            self.fail_at(m, node);
+            return None;
+        }
+        let saved = (offset, self.region(false, offset, layout.size()), self.h, self.hv);
         for (k, v) in buffer.into_iter().enumerate() {
-            self.set(offset + k as u32, v);
+            self.write(offset as usize + k, v);
         }
-        Ok(())
+        Some(saved)
     }
 
-    /// A move search reached a `player` assignment.
-    pub fn complete_move(&mut self, target: u32, player: u32) -> R<()> {
-        let prefix = self.prefix_hash();
-        if self.counting {
-            self.seen.insert(prefix);
-        } else {
-            let slot = game::PLAYER_SLOT as usize;
-            let mut values: Box<[u32]> = self.v.clone().into_boxed_slice();
-            values[slot] = player;
-            let next = State {
-                node: target,
-                values,
-            };
-            if let Some(&existing) = self.index.get(&prefix) {
-                let previous = &self.found[existing].next;
-                if *previous != next {
-                    let tags: Vec<&str> = self
-                        .tags
-                        .iter()
-                        .map(|&t| game::SYMBOLS[t as usize])
-                        .collect();
-                    return Err(Fault::Message(format!(
-                        "ambiguous move: the tag sequence \"{}\" leads to different states",
-                        tags.join(" ")
-                    )));
-                }
-                return Ok(());
-            }
-            self.index.insert(prefix, self.found.len());
-            self.found.push(Move {
-                tags: self.tags.clone().into_boxed_slice(),
-                visibility: game::VISIBILITY_CHANGES
-                    .then(|| self.vis[..self.tags.len()].to_vec().into_boxed_slice()),
-                next,
-            });
-        }
-        if self.stop_at_first {
-            self.stop = true;
-        }
-        Ok(())
+    pub fn restore_region(&mut self, saved: (u32, Vec<u32>, u128, bool)) {
+        let (offset, old, h, hv) = saved;
+        self.v[offset as usize..offset as usize + old.len()].copy_from_slice(&old);
+        self.h = h;
+        self.hv = hv;
     }
 
-    /// `? from -> to` on the current semistate (restored afterwards).
-    pub fn reach(&mut self, from: u32, to: u32, depth: usize) -> R<bool> {
-        if from == to {
-            return Ok(true);
-        }
+    // ---- reachability checks ------------------------------------------------
+
+    /// Starts a check at nesting `depth` from `from` (whose search
+    /// restores what it changes); `clear`: its visited set is used. True
+    /// (stop) when checks nest too deeply.
+    #[inline(always)]
+    pub fn begin_check(&mut self, depth: usize, from: u32, clear: bool) -> bool {
         if depth > MAX_CHECK_NESTING {
-            return Err(fault(
+            self.fail_at(
                 "reachability checks nested more than 1000 deep; stopping instead of overflowing the stack",
                 from,
-            ));
+            );
+            return true;
         }
-        let key = (from, to, self.state_hash());
-        if let Some(&known) = self.reach_cache.get(&key) {
-            return Ok(known);
+        if clear {
+            if self.reach_visited.len() <= depth {
+                self.reach_visited.resize_with(depth + 1, HashSet128::default);
+            }
+            self.reach_visited[depth].clear();
         }
-        if self.reach_visited.len() <= depth {
-            self.reach_visited.resize_with(depth + 1, HashSet128::default);
-        }
-        self.reach_visited[depth].clear();
-        let mark = self.mark();
-        let result = game::reach_from(self, from, to, depth);
-        self.undo(mark);
-        let found = result?;
-        if self.reach_cache.len() < 1 << 20 {
-            self.reach_cache.insert(key, found);
-        }
-        Ok(found)
+        false
     }
 }
 
 /// The compiled game as a forward model.
 pub struct Model {
-    search: Search,
+    search: Box<Search>,
     options: Options,
+    /// Collected moves of the perft levels, reused.
+    spare: Vec<Moves>,
 }
 
 impl Model {
@@ -675,6 +965,7 @@ impl Model {
         Model {
             search: Search::new(options),
             options,
+            spare: Vec::new(),
         }
     }
 
@@ -686,14 +977,15 @@ impl Model {
     }
 
     pub fn initial(&mut self) -> R<State> {
-        let mut state = State {
-            node: game::BEGIN,
-            values: game::INITIAL.to_vec().into_boxed_slice(),
-        };
+        let mut node = game::BEGIN;
+        let mut values = game::INITIAL.to_vec();
         if !self.options.expose_keeper {
-            self.complete_keeper(&mut state)?;
+            self.complete_keeper(&mut node, &mut values)?;
         }
-        Ok(state)
+        Ok(State {
+            node,
+            values: values.into_boxed_slice(),
+        })
     }
 
     pub fn is_terminal(&self, state: &State) -> bool {
@@ -701,68 +993,94 @@ impl Model {
     }
 
     pub fn current_player(&self, state: &State) -> Player {
-        let mover = state.values[game::PLAYER_SLOT as usize];
-        if mover == game::RANDOM {
-            Player::Random
-        } else if let Some(index) = game::PLAYERS.iter().position(|&s| s == mover) {
-            Player::Real(index)
-        } else {
-            Player::Keeper
-        }
+        player_of(&state.values)
     }
 
-    fn run(&mut self, state: &State, counting: bool) -> R<()> {
-        let s = &mut self.search;
-        s.load(state);
-        s.counting = counting;
-        s.seen.clear();
-        if !s.index.is_empty() {
-            s.index.clear();
+    /// Collects the distinct moves of (`node`, `values`) into a buffer
+    /// taken from the spare ones (give it back with `self.spare.push`).
+    fn collect(&mut self, node: u32, values: &[u32]) -> R<Moves> {
+        let mut moves = self.spare.pop().unwrap_or_default();
+        moves.clear();
+        if node == game::END {
+            return Ok(moves);
         }
-        s.found.clear();
-        s.stop_at_first = s.options.first_keeper_walk
-            && state.values[game::PLAYER_SLOT as usize] == game::KEEPER;
-        game::moves_from(s, state.node)
+        let s = &mut self.search;
+        s.load(values, Mode::Collect);
+        std::mem::swap(&mut s.moves, &mut moves);
+        let result = s.run(node);
+        std::mem::swap(&mut s.moves, &mut moves);
+        match result {
+            Ok(()) => Ok(moves),
+            Err(f) => {
+                self.spare.push(moves);
+                Err(f)
+            }
+        }
     }
 
     /// The legal moves (keeper moves are not completed here).
     pub fn legal_moves(&mut self, state: &State) -> R<Vec<Move>> {
-        if state.node == game::END {
-            return Ok(Vec::new());
-        }
-        self.run(state, false)?;
-        Ok(std::mem::take(&mut self.search.found))
+        let moves = self.collect(state.node, &state.values)?;
+        let out = (0..moves.len())
+            .map(|i| {
+                let range = moves.tags_of(i);
+                Move {
+                    tags: moves.tags[range.clone()].to_vec().into_boxed_slice(),
+                    visibility: game::VISIBILITY_CHANGES
+                        .then(|| moves.visibility[range].to_vec().into_boxed_slice()),
+                    next: State {
+                        node: moves.nodes[i],
+                        values: moves.values_of(i).to_vec().into_boxed_slice(),
+                    },
+                }
+            })
+            .collect();
+        self.spare.push(moves);
+        Ok(out)
     }
 
     /// The number of distinct moves (tag sequences).
-    pub fn count_moves(&mut self, state: &State) -> R<u64> {
-        if state.node == game::END {
+    fn count_moves(&mut self, node: u32, values: &[u32]) -> R<u64> {
+        if node == game::END {
             return Ok(0);
         }
-        self.run(state, true)?;
-        Ok(self.search.seen.len() as u64)
+        let s = &mut self.search;
+        s.load(values, Mode::Count);
+        s.run(node)?;
+        Ok(s.count + s.seen.len() as u64)
     }
 
-    pub fn complete_keeper(&mut self, state: &mut State) -> R<()> {
+    /// Runs a search that keeps one distinct move (the first, or one
+    /// uniformly at random) in `search.chosen`; returns how many distinct
+    /// moves it met.
+    fn choose(&mut self, node: u32, values: &[u32], mode: Mode) -> R<u64> {
+        let s = &mut self.search;
+        s.load(values, mode);
+        s.run(node)?;
+        Ok(s.count)
+    }
+
+    /// Applies keeper moves until a non-keeper is on move or the game ends.
+    fn complete_keeper(&mut self, node: &mut u32, values: &mut Vec<u32>) -> R<()> {
         for _ in 0..MAX_KEEPER_CHAIN {
-            if state.node == game::END
-                || state.values[game::PLAYER_SLOT as usize] != game::KEEPER
-            {
+            if *node == game::END || values[game::PLAYER_SLOT as usize] != game::KEEPER {
                 return Ok(());
             }
-            let mut moves = self.legal_moves(state)?;
-            match moves.len() {
-                1 => *state = moves.pop().map(|m| m.next).unwrap_or_else(|| state.clone()),
+            match self.choose(*node, values, Mode::First)? {
+                1 => {
+                    *node = self.search.chosen_node;
+                    std::mem::swap(values, &mut self.search.chosen);
+                }
                 0 => {
                     return Err(Fault::Message(format!(
                         "game unexpectedly ended: the keeper has no legal move in node {}",
-                        game::NODES[state.node as usize]
+                        game::NODES[*node as usize]
                     )))
                 }
                 k => {
                     return Err(Fault::Message(format!(
                         "keeper had {k} moves in node {}; it must have exactly one",
-                        game::NODES[state.node as usize]
+                        game::NODES[*node as usize]
                     )))
                 }
             }
@@ -773,28 +1091,21 @@ impl Model {
     }
 
     pub fn apply(&mut self, state: &mut State, mv: &Move) -> R<()> {
-        *state = mv.next.clone();
+        let mut node = mv.next.node;
+        let mut values = mv.next.values.to_vec();
         if !self.options.expose_keeper {
-            self.complete_keeper(state)?;
+            self.complete_keeper(&mut node, &mut values)?;
         }
+        *state = State {
+            node,
+            values: values.into_boxed_slice(),
+        };
         Ok(())
     }
 
     /// Each player's score (numeric value of its `goals` entry, else 0).
     pub fn goals(&self, state: &State) -> Vec<i64> {
-        game::GOAL_SLOTS
-            .iter()
-            .map(|&slot| {
-                if slot == INVALID {
-                    return 0;
-                }
-                let score = state.values[slot as usize];
-                game::SCORES
-                    .iter()
-                    .find(|(id, _)| *id == score)
-                    .map_or(0, |(_, v)| *v)
-            })
-            .collect()
+        goals_of(&state.values)
     }
 
     pub fn format_move(&self, mv: &Move) -> String {
@@ -804,32 +1115,55 @@ impl Model {
 
     /// Perft as `rg_core::model::perft` counts it (rg.md §6).
     pub fn perft(&mut self, state: &State, depth: u32) -> R<u64> {
+        self.perft_from(state.node, &state.values, depth)
+    }
+
+    fn perft_from(&mut self, node: u32, values: &[u32], depth: u32) -> R<u64> {
         if depth == 0 {
             return Ok(1);
         }
-        let player = self.current_player(state);
+        let player = player_of(values);
         if depth == 1 && matches!(player, Player::Real(_)) {
-            return self.count_moves(state);
+            return self.count_moves(node, values);
         }
-        let moves = self.legal_moves(state)?;
+        let moves = self.collect(node, values)?;
+        let result = self.perft_children(&moves, player, depth);
+        self.spare.push(moves);
+        result
+    }
+
+    fn perft_children(&mut self, moves: &Moves, player: Player, depth: u32) -> R<u64> {
         let mut total = 0;
         let mut seen = HashSet::new();
-        for mv in moves {
-            // `apply` without copying the state twice.
-            let mut child = mv.next;
-            if !self.options.expose_keeper {
-                self.complete_keeper(&mut child)?;
+        let mut child = vec![0u32; game::SLOTS];
+        for i in 0..moves.len() {
+            let mut node = moves.nodes[i];
+            let keeper = moves.values_of(i)[game::PLAYER_SLOT as usize] == game::KEEPER;
+            if !self.options.expose_keeper && keeper && node != game::END {
+                // The first keeper move straight from the collected state.
+                match self.choose(node, moves.values_of(i), Mode::First)? {
+                    1 => {
+                        node = self.search.chosen_node;
+                        std::mem::swap(&mut child, &mut self.search.chosen);
+                    }
+                    _ => {
+                        child.copy_from_slice(moves.values_of(i));
+                    }
+                }
+                self.complete_keeper(&mut node, &mut child)?;
+            } else {
+                child.copy_from_slice(moves.values_of(i));
             }
             total += match player {
-                Player::Keeper => self.perft(&child, depth)?,
+                Player::Keeper => self.perft_from(node, &child, depth)?,
                 Player::Random => {
-                    if seen.insert(child.clone()) {
-                        self.perft(&child, depth - 1)?
+                    if seen.insert((node, child.clone())) {
+                        self.perft_from(node, &child, depth - 1)?
                     } else {
                         0
                     }
                 }
-                Player::Real(_) => self.perft(&child, depth - 1)?,
+                Player::Real(_) => self.perft_from(node, &child, depth - 1)?,
             };
         }
         Ok(total)
@@ -838,24 +1172,57 @@ impl Model {
     /// One uniformly random playout; returns the number of moves made, the
     /// sum of the numbers of legal moves met, and the final goals.
     pub fn playout(&mut self, rng: &mut Rng, max_moves: u64) -> R<(u64, u64, Vec<i64>)> {
-        let mut state = self.initial()?;
+        let initial = self.initial()?;
+        let mut node = initial.node;
+        let mut values = initial.values.into_vec();
         let mut made = 0;
         let mut branching = 0;
-        while !self.is_terminal(&state) {
+        while node != game::END {
             if made >= max_moves {
                 return Err(Fault::Message("the playout did not end".into()));
             }
-            let moves = self.legal_moves(&state)?;
-            if moves.is_empty() {
-                break;
+            std::mem::swap(&mut self.search.rng, rng);
+            let result = self.choose(node, &values, Mode::Sample);
+            std::mem::swap(&mut self.search.rng, rng);
+            let found = result?;
+            if found == 0 {
+                return Err(Fault::Message(format!(
+                    "game unexpectedly ended: a non-terminal state has no legal move (node {})",
+                    game::NODES[node as usize]
+                )));
             }
-            branching += moves.len() as u64;
-            let pick = rng.below(moves.len() as u64) as usize;
-            self.apply(&mut state, &moves[pick])?;
+            if player_of(&values) == Player::Keeper && found != 1 {
+                return Err(Fault::Message(format!(
+                    "keeper had {found} moves in node {}; it must have exactly one",
+                    game::NODES[node as usize]
+                )));
+            }
+            branching += found;
+            node = self.search.chosen_node;
+            std::mem::swap(&mut values, &mut self.search.chosen);
+            if !self.options.expose_keeper {
+                self.complete_keeper(&mut node, &mut values)?;
+            }
             made += 1;
         }
-        Ok((made, branching, self.goals(&state)))
+        Ok((made, branching, goals_of(&values)))
     }
+}
+
+fn goals_of(values: &[u32]) -> Vec<i64> {
+    game::GOAL_SLOTS
+        .iter()
+        .map(|&slot| {
+            if slot == INVALID {
+                return 0;
+            }
+            let score = values[slot as usize];
+            game::SCORES
+                .iter()
+                .find(|(id, _)| *id == score)
+                .map_or(0, |(_, v)| *v)
+        })
+        .collect()
 }
 
 /// A small deterministic generator (xorshift64*), so the crate needs no
@@ -867,6 +1234,7 @@ impl Rng {
         Rng(splitmix(seed) | 1)
     }
 
+    #[inline]
     pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
@@ -876,7 +1244,9 @@ impl Rng {
         x.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 
+    /// A number below `n` (multiply-high: no division).
+    #[inline]
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n.max(1)
+        ((u128::from(self.next_u64()) * u128::from(n.max(1))) >> 64) as u64
     }
 }

@@ -1,0 +1,473 @@
+//! Static facts the generator uses: which writes must keep the state hash
+//! current, which nodes reachability searches visit, and which branches
+//! of a move search provably lead to distinct tag sequences.
+//!
+//! **Distinct branches.** A move is a tag sequence, and two walks with the
+//! same tags are one move, so a search must deduplicate completions —
+//! unless every branch of its depth-first tree sends its alternatives to
+//! disjoint sets of tag sequences: then (by induction on the lowest
+//! branch two walks share) distinct walks have distinct tags and
+//! completions can simply be counted. Two alternatives of a branch share
+//! the tags emitted before it, so they are told apart by the *first* event
+//! after it: the first tag, or the completion of the move without a tag.
+//! For each branch and each alternative, [`branch_safety`] collects the
+//! first events reachable in the automaton, with at most one scalar
+//! variable `x` (the one the first `$$` tags read) followed exactly from
+//! its value at the branch through constant maps and comparisons with
+//! constants; everything else is unknown, tests on it may pass. The
+//! branch is safe for a value of `x` when no two alternatives can produce
+//! the same first event. The generated code tests `x` at the branch (a
+//! bitset lookup); when the test fails, completions below that branch are
+//! deduplicated by the tags emitted since it.
+
+use rg_core::engine::program::{Action, Code, Op, Operand, Program, Scalar, Space};
+
+/// Whether the alternatives of a branch lead to distinct tag sequences.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Safety {
+    /// Not a branch, or proven for every state.
+    Always,
+    /// No proof: completions below are deduplicated.
+    Never,
+    /// Proven when scalar slot `slot` holds a symbol whose bit is set.
+    When { slot: u32, safe: Vec<u64> },
+}
+
+/// Where a search runs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Context {
+    Move,
+    Reach,
+}
+
+/// Nodes a reachability search can visit: graph-reachable from the source
+/// of some check.
+pub fn reach_nodes(p: &Program) -> Vec<bool> {
+    let mut seen = vec![false; p.nodes.len()];
+    let mut stack: Vec<u32> = p
+        .edges
+        .iter()
+        .filter_map(|e| match e.action {
+            Action::Reach { from, .. } => Some(from),
+            _ => None,
+        })
+        .collect();
+    while let Some(node) = stack.pop() {
+        if std::mem::replace(&mut seen[node as usize], true) {
+            continue;
+        }
+        for e in &p.edges[p.edges_of(node)] {
+            stack.push(e.target);
+        }
+    }
+    seen
+}
+
+/// For each search kind, the nodes below which a visited set may need the
+/// state hash (the node keeps one, or a check or successor does; a move
+/// search does not follow `player` assignments). Writes into any other
+/// node need not update the hash: nothing reads it before they are undone.
+pub fn needs_hash(p: &Program) -> [Vec<bool>; 2] {
+    let n = p.nodes.len();
+    let mut reach: Vec<bool> = (0..n).map(|k| p.node_info[k].visit_in_reach).collect();
+    let mut moves: Vec<bool> = (0..n).map(|k| p.node_info[k].visit_in_move).collect();
+    loop {
+        let mut changed = false;
+        for node in 0..n {
+            for e in &p.edges[p.edges_of(node as u32)] {
+                let check = matches!(e.action, Action::Reach { from, .. } if reach[from as usize]);
+                if !reach[node] && (check || reach[e.target as usize]) {
+                    reach[node] = true;
+                    changed = true;
+                }
+                let follows = !matches!(e.action, Action::AssignPlayer(_));
+                if !moves[node] && (check || (follows && moves[e.target as usize])) {
+                    moves[node] = true;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return [moves, reach];
+        }
+    }
+}
+
+/// What the walks of an alternative do first after the branch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Event {
+    Tag(u32),
+    /// A tag whose value the analysis does not know.
+    SomeTag,
+    /// The move completes without another tag.
+    Done,
+}
+
+fn conflict(a: Event, b: Event) -> bool {
+    match (a, b) {
+        (Event::Done, Event::Done) => true,
+        (Event::Done, _) | (_, Event::Done) => false,
+        (Event::Tag(x), Event::Tag(y)) => x == y,
+        _ => true,
+    }
+}
+
+/// A value known to the analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Known {
+    Value(u32),
+    Unknown,
+    /// The walk faults (a key outside a map's key type with no default).
+    Invalid,
+}
+
+/// One alternative of a branch: an edge, and the symbol for an
+/// any-assignment.
+#[derive(Clone, Copy)]
+struct Alternative {
+    edge: usize,
+    symbol: Option<u32>,
+}
+
+/// The simulation budget (steps over all branches) before the remaining
+/// branches are left unproven.
+const BUDGET: u64 = 20_000_000;
+
+struct Simulator<'a> {
+    p: &'a Program,
+    /// The followed variable.
+    x: Option<u32>,
+    budget: u64,
+    /// Slots read by first `$$` tags whose value was unknown.
+    tag_slots: Vec<u32>,
+    seen: std::collections::HashSet<(u32, Known)>,
+}
+
+impl Simulator<'_> {
+    fn slot(&mut self, slot: u32, x: Known) -> Known {
+        if Some(slot) == self.x {
+            x
+        } else {
+            Known::Unknown
+        }
+    }
+
+    fn pool_load(
+        &self,
+        base: u32,
+        keys: &[Known],
+        steps: &[rg_core::engine::program::KeyStep],
+    ) -> Known {
+        let mut offset = base;
+        for (key, step) in keys.iter().zip(steps) {
+            let Known::Value(k) = *key else { return *key };
+            match self.p.key_tables[step.table as usize].slot(k) {
+                Some(i) => offset += i * step.stride,
+                None if step.fallback != u32::MAX => return Known::Value(step.fallback),
+                None => return Known::Invalid,
+            }
+        }
+        self.p
+            .pool
+            .get(offset as usize)
+            .map_or(Known::Invalid, |&v| Known::Value(v))
+    }
+
+    /// The value of a scalar expression with `x` known as given.
+    fn eval(&mut self, e: &Scalar, x: Known) -> Known {
+        match e {
+            Scalar::Symbol(id) => Known::Value(*id),
+            Scalar::Slot(slot) => self.slot(*slot, x),
+            Scalar::Indexed(ix) => {
+                if ix.space == Space::State {
+                    return Known::Unknown;
+                }
+                let key = self.slot(ix.key_slot, x);
+                let step = rg_core::engine::program::KeyStep {
+                    table: ix.table,
+                    contiguous: ix.contiguous,
+                    min: ix.min,
+                    count: ix.count,
+                    stride: ix.stride,
+                    fallback: ix.fallback,
+                };
+                self.pool_load(ix.base, &[key], &[step])
+            }
+            Scalar::Code(code) => self.eval_code(code, x),
+            Scalar::Access(path) => {
+                if path.space == Space::State {
+                    return Known::Unknown;
+                }
+                let keys: Vec<Known> = path.steps.iter().map(|s| self.eval(&s.key, x)).collect();
+                let steps: Vec<_> = path
+                    .steps
+                    .iter()
+                    .map(|s| rg_core::engine::program::KeyStep {
+                        table: s.table,
+                        contiguous: s.contiguous,
+                        min: s.min,
+                        count: s.count,
+                        stride: s.stride,
+                        fallback: s.fallback,
+                    })
+                    .collect();
+                self.pool_load(path.base, &keys, &steps)
+            }
+        }
+    }
+
+    fn eval_code(&mut self, code: &Code, x: Known) -> Known {
+        let mut stack: Vec<Known> = Vec::new();
+        for op in &code.ops {
+            match *op {
+                Op::Symbol(id) => stack.push(Known::Value(id)),
+                Op::Slot(slot) => {
+                    let v = self.slot(slot, x);
+                    stack.push(v);
+                }
+                Op::Load {
+                    space,
+                    base,
+                    first,
+                    count,
+                } => {
+                    let keys = stack.split_off(stack.len().saturating_sub(count as usize));
+                    let value = if space == Space::State {
+                        Known::Unknown
+                    } else {
+                        let steps = &code.steps[first as usize..(first + count) as usize];
+                        self.pool_load(base, &keys, steps)
+                    };
+                    stack.push(value);
+                }
+            }
+        }
+        stack.pop().unwrap_or(Known::Invalid)
+    }
+
+    /// Notes the slots a tag expression reads (candidates for `x`).
+    fn note_tag_slots(&mut self, e: &Scalar) {
+        let mut slots = Vec::new();
+        scalar_slots(e, &mut slots);
+        for s in slots {
+            if !self.tag_slots.contains(&s) {
+                self.tag_slots.push(s);
+            }
+        }
+    }
+
+    /// The first events of the walks that take `alt` at `node` when `x`
+    /// holds `value`; `None` when the budget ran out.
+    fn first_events(&mut self, alt: Alternative, value: Known) -> Option<Vec<Event>> {
+        let p = self.p;
+        let mut events = Vec::new();
+        self.seen.clear();
+        let mut stack: Vec<(usize, Option<u32>, Known)> = vec![(alt.edge, alt.symbol, value)];
+        while let Some((edge, symbol, x)) = stack.pop() {
+            if self.budget == 0 {
+                return None;
+            }
+            self.budget -= 1;
+            let e = &p.edges[edge];
+            let mut next = x;
+            match &e.action {
+                Action::Skip | Action::Compare { .. } | Action::Reach { .. } => {}
+                Action::CompareScalars { negated, lhs, rhs } => {
+                    let (l, r) = (self.eval(lhs, x), self.eval(rhs, x));
+                    match (l, r) {
+                        (Known::Invalid, _) | (_, Known::Invalid) => continue,
+                        (Known::Value(a), Known::Value(b)) if (a == b) == *negated => continue,
+                        _ => {}
+                    }
+                }
+                Action::Tag(t) => {
+                    push_event(&mut events, Event::Tag(*t));
+                    continue;
+                }
+                Action::VarTag(v) => {
+                    match self.eval(v, x) {
+                        Known::Value(t) => push_event(&mut events, Event::Tag(t)),
+                        Known::Unknown => {
+                            self.note_tag_slots(v);
+                            push_event(&mut events, Event::SomeTag);
+                        }
+                        Known::Invalid => {}
+                    }
+                    continue;
+                }
+                Action::AssignPlayer(_) => {
+                    push_event(&mut events, Event::Done);
+                    continue;
+                }
+                Action::Assign { target, value } => {
+                    if target.steps.is_empty() && Some(target.base) == self.x {
+                        next = match value {
+                            Operand::Scalar(v) => self.eval(v, x),
+                            Operand::Region(_) => Known::Unknown,
+                        };
+                        if next == Known::Invalid {
+                            continue;
+                        }
+                    }
+                }
+                Action::AssignAny { target, .. } => {
+                    if target.steps.is_empty() && Some(target.base) == self.x {
+                        next = symbol.map_or(Known::Unknown, Known::Value);
+                    }
+                }
+            }
+            let t = e.target;
+            let info = p.node_info[t as usize];
+            if t == p.end || !info.can_finish_move || !self.seen.insert((t, next)) {
+                continue;
+            }
+            for k in p.edges_of(t) {
+                match &p.edges[k].action {
+                    Action::AssignAny { target, symbols }
+                        if target.steps.is_empty() && Some(target.base) == self.x =>
+                    {
+                        for &s in symbols {
+                            stack.push((k, Some(s), next));
+                        }
+                    }
+                    _ => stack.push((k, None, next)),
+                }
+            }
+        }
+        Some(events)
+    }
+}
+
+fn push_event(events: &mut Vec<Event>, e: Event) {
+    if !events.contains(&e) {
+        events.push(e);
+    }
+}
+
+fn scalar_slots(e: &Scalar, out: &mut Vec<u32>) {
+    match e {
+        Scalar::Symbol(_) => {}
+        Scalar::Slot(s) => out.push(*s),
+        Scalar::Indexed(ix) => out.push(ix.key_slot),
+        Scalar::Code(code) => {
+            for op in &code.ops {
+                if let Op::Slot(s) = op {
+                    out.push(*s);
+                }
+            }
+        }
+        Scalar::Access(path) => {
+            for step in &path.steps {
+                scalar_slots(&step.key, out);
+            }
+        }
+    }
+}
+
+/// The alternatives of a node's move search, when it branches.
+fn alternatives(p: &Program, node: u32) -> Vec<Alternative> {
+    let edges = p.edges_of(node);
+    let any = p.edges[edges.clone()]
+        .iter()
+        .any(|e| matches!(e.action, Action::AssignAny { .. }));
+    // A disjoint node follows at most one of its (other) edges.
+    if p.node_info[node as usize].disjoint && !any {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for k in edges {
+        match &p.edges[k].action {
+            Action::AssignAny { symbols, .. } => {
+                out.extend(symbols.iter().map(|&s| Alternative {
+                    edge: k,
+                    symbol: Some(s),
+                }));
+            }
+            _ => out.push(Alternative {
+                edge: k,
+                symbol: None,
+            }),
+        }
+    }
+    if out.len() < 2 {
+        out.clear();
+    }
+    out
+}
+
+/// Whether some two alternatives' first events may coincide.
+fn conflicting(events: &[Vec<Event>]) -> bool {
+    events.iter().enumerate().any(|(i, a)| {
+        events[i + 1..]
+            .iter()
+            .any(|b| a.iter().any(|&x| b.iter().any(|&y| conflict(x, y))))
+    })
+}
+
+/// The safety of every node's branch in move searches (see the module
+/// documentation); nodes that do not branch are `Always`.
+pub fn branch_safety(p: &Program) -> Vec<Safety> {
+    let mut out = vec![Safety::Always; p.nodes.len()];
+    let mut budget = BUDGET;
+    for node in 0..p.nodes.len() as u32 {
+        let info = p.node_info[node as usize];
+        if node == p.end || !info.can_finish_move {
+            continue;
+        }
+        let alts = alternatives(p, node);
+        if alts.is_empty() {
+            continue;
+        }
+        out[node as usize] = safety_of(p, &alts, &mut budget);
+    }
+    out
+}
+
+fn safety_of(p: &Program, alts: &[Alternative], budget: &mut u64) -> Safety {
+    // First with nothing known, which also finds the variable to follow.
+    let mut sim = Simulator {
+        p,
+        x: None,
+        budget: *budget,
+        tag_slots: Vec::new(),
+        seen: Default::default(),
+    };
+    let result = (|| {
+        let mut events = Vec::new();
+        for &alt in alts {
+            events.push(sim.first_events(alt, Known::Unknown)?);
+        }
+        if !conflicting(&events) {
+            return Some(Safety::Always);
+        }
+        let [x] = sim.tag_slots[..] else {
+            return Some(Safety::Never);
+        };
+        sim.x = Some(x);
+        let symbols = p.symbols.len() as u32;
+        let mut safe = vec![0u64; (symbols as usize).div_ceil(64)];
+        let mut any = false;
+        let mut all = true;
+        for a in 0..symbols {
+            let mut events = Vec::new();
+            for &alt in alts {
+                events.push(sim.first_events(alt, Known::Value(a))?);
+            }
+            if conflicting(&events) {
+                all = false;
+            } else {
+                safe[(a / 64) as usize] |= 1 << (a % 64);
+                any = true;
+            }
+        }
+        Some(if all {
+            Safety::Always
+        } else if any {
+            Safety::When { slot: x, safe }
+        } else {
+            Safety::Never
+        })
+    })();
+    *budget = sim.budget;
+    result.unwrap_or(Safety::Never)
+}

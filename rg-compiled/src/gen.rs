@@ -1,0 +1,936 @@
+//! Emits `game.rs`: the game's tables and one function per automaton node
+//! and search kind (`m<id>` for move searches, `r<id>` for reachability
+//! searches), each edge compiled to straight-line code that changes the
+//! values in place, enters the target node and restores what it changed.
+//!
+//! User names (symbols, nodes, variables) appear only as escaped string
+//! literals in tables; identifiers are made from numeric ids, so a game
+//! file cannot inject code.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use rg_core::engine::program::{
+    Action, Code, KeyStep, Layout, Op, Operand, Path as VPath, Program, Scalar, Space, Step, Target,
+};
+
+use crate::analysis::{branch_safety, needs_hash, reach_nodes, Context, Safety};
+
+fn rust_str(s: &str) -> String {
+    // Debug formatting of `str` is a valid Rust string literal with every
+    // quote, backslash and control character escaped.
+    format!("{s:?}")
+}
+
+fn list<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    let mut out = String::new();
+    for (k, item) in items.into_iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "{item}");
+    }
+    out
+}
+
+/// The `for` header of a loop over symbols: a range when they are
+/// consecutive ids.
+fn symbol_loop(symbols: &[u32]) -> String {
+    let consecutive = symbols.windows(2).all(|w| w[1] == w[0] + 1);
+    match (symbols.first(), symbols.last()) {
+        (Some(first), Some(last)) if consecutive => format!("for sym in {first}u32..={last}u32"),
+        _ => format!("for &sym in &[{}u32]", list(symbols)),
+    }
+}
+
+pub struct Generator<'a> {
+    p: &'a Program,
+    labels: usize,
+    layouts: Vec<(String, String)>,
+    layout_index: HashMap<String, usize>,
+    /// The search kind of the function being generated (what a stop
+    /// returns).
+    ctx: Context,
+    /// While compiling a fused test: the slot whose reads are replaced by
+    /// the loop variable `sym` (the value the any-assignment would write).
+    subst: Option<u32>,
+    /// Slots of scalar variables (no map region covers them, so no
+    /// computed map read can reach them).
+    scalar_slots: Vec<bool>,
+    /// Per search kind, nodes below which the state hash may be read.
+    needs_hash: [Vec<bool>; 2],
+    reach_nodes: Vec<bool>,
+    safety: Vec<Safety>,
+    /// Branch proofs that depend on a variable: (slot, bitset) tables.
+    safe_tables: Vec<(u32, Vec<u64>)>,
+    /// Per search kind, nodes on a cycle of calls.
+    cyclic: [Vec<bool>; 2],
+    /// Per search kind, node functions always inlined into their callers.
+    inlined: [Vec<bool>; 2],
+}
+
+impl<'a> Generator<'a> {
+    pub fn new(p: &'a Program) -> Self {
+        let mut scalar_slots = vec![false; p.initial.len()];
+        for (_, base, layout) in &p.variables {
+            if matches!(**layout, Layout::Scalar) {
+                if let Some(slot) = scalar_slots.get_mut(*base as usize) {
+                    *slot = true;
+                }
+            }
+        }
+        Generator {
+            p,
+            labels: 0,
+            layouts: Vec::new(),
+            layout_index: HashMap::new(),
+            ctx: Context::Move,
+            subst: None,
+            scalar_slots,
+            needs_hash: needs_hash(p),
+            reach_nodes: reach_nodes(p),
+            safety: branch_safety(p),
+            safe_tables: Vec::new(),
+            cyclic: [Vec::new(), Vec::new()],
+            inlined: [Vec::new(), Vec::new()],
+        }
+    }
+
+    fn ctx_index(&self) -> usize {
+        match self.ctx {
+            Context::Move => 0,
+            Context::Reach => 1,
+        }
+    }
+
+    /// The node functions a node's function calls directly.
+    fn callees(&self, node: u32) -> Vec<u32> {
+        let p = self.p;
+        let mut out = Vec::new();
+        if self.ctx == Context::Move && node == p.end {
+            return out;
+        }
+        for e in &p.edges[p.edges_of(node)] {
+            let t = e.target;
+            let called = match self.ctx {
+                Context::Move => {
+                    !matches!(e.action, Action::AssignPlayer(_))
+                        && t != p.end
+                        && p.node_info[t as usize].can_finish_move
+                }
+                Context::Reach => self.reach_nodes[t as usize],
+            };
+            if called {
+                out.push(t);
+            }
+        }
+        out
+    }
+
+    /// Chooses the node functions to inline into their callers: those on
+    /// no cycle of calls whose body, with what it inlines, stays small.
+    /// Calls and their register saves are most of the cost of a short
+    /// edge; inlining small acyclic parts removes them with little growth.
+    fn plan_inlining(&mut self) {
+        const LIMIT: u64 = 24;
+        let p = self.p;
+        let n = p.nodes.len();
+        let saved = self.ctx;
+        for ctx in [Context::Move, Context::Reach] {
+            self.ctx = ctx;
+            let exists = |node: usize| match ctx {
+                Context::Move => p.node_info[node].can_finish_move,
+                Context::Reach => self.reach_nodes[node],
+            };
+            let mut graph = petgraph::graph::DiGraph::<(), ()>::new();
+            let ids: Vec<_> = (0..n).map(|_| graph.add_node(())).collect();
+            let callees: Vec<Vec<u32>> = (0..n as u32)
+                .map(|node| {
+                    if exists(node as usize) {
+                        self.callees(node)
+                    } else {
+                        Vec::new()
+                    }
+                })
+                .collect();
+            for (node, out) in callees.iter().enumerate() {
+                for &t in out {
+                    graph.add_edge(ids[node], ids[t as usize], ());
+                }
+            }
+            let mut cyclic = vec![false; n];
+            for scc in petgraph::algo::tarjan_scc(&graph) {
+                let single_loop =
+                    scc.len() == 1 && callees[scc[0].index()].contains(&(scc[0].index() as u32));
+                if scc.len() > 1 || single_loop {
+                    for id in scc {
+                        cyclic[id.index()] = true;
+                    }
+                }
+            }
+            // Sizes in reverse topological order (tarjan_scc lists callees
+            // first).
+            let mut size = vec![0u64; n];
+            let mut inline = vec![false; n];
+            for scc in petgraph::algo::tarjan_scc(&graph) {
+                for id in scc {
+                    let node = id.index();
+                    let own = p.edges_of(node as u32).len() as u64;
+                    size[node] = own
+                        + callees[node]
+                            .iter()
+                            .filter(|&&t| inline[t as usize])
+                            .map(|&t| size[t as usize])
+                            .sum::<u64>();
+                    inline[node] = exists(node) && !cyclic[node] && size[node] <= LIMIT;
+                }
+            }
+            self.inlined[self.ctx_index()] = inline;
+            self.cyclic[self.ctx_index()] = cyclic;
+        }
+        self.ctx = saved;
+    }
+
+    fn label(&mut self) -> String {
+        self.labels += 1;
+        format!("'l{}", self.labels)
+    }
+
+    /// What a function of the current kind returns to stop the search.
+    fn halt(&self) -> &'static str {
+        match self.ctx {
+            Context::Move => "true",
+            Context::Reach => "HALT",
+        }
+    }
+
+    /// The static name of a layout (declared once per distinct layout).
+    fn layout(&mut self, layout: &Layout) -> String {
+        let key = format!("{layout:?}");
+        if let Some(&k) = self.layout_index.get(&key) {
+            return format!("L{k}");
+        }
+        let def = match layout {
+            Layout::Scalar => "Layout::Scalar".to_string(),
+            Layout::Map { table, inner, size } => {
+                let inner = self.layout(inner);
+                format!("Layout::Map {{ table: {table}, inner: &{inner}, size: {size} }}")
+            }
+        };
+        let k = self.layouts.len();
+        self.layouts.push((format!("L{k}"), def));
+        self.layout_index.insert(key, k);
+        format!("L{k}")
+    }
+
+    /// Whether the node's state can be a game state's (where move searches
+    /// start): `begin` and the targets of `player` assignments.
+    fn move_entries(&self) -> Vec<bool> {
+        let p = self.p;
+        let mut entry = vec![false; p.nodes.len()];
+        entry[p.begin as usize] = true;
+        for e in &p.edges {
+            if matches!(e.action, Action::AssignPlayer(_)) {
+                entry[e.target as usize] = true;
+            }
+        }
+        entry
+    }
+
+    pub fn game(mut self) -> String {
+        let p = self.p;
+        let mut out = String::new();
+        out.push_str(
+            "// Generated by rgw compile from the RG engine's compiled program. Do not edit.\n\
+             use crate::runtime::{KeyTable, Layout, Search, INVALID, NOT_FOUND, FOUND, HALT};\n\n",
+        );
+        let _ = writeln!(
+            out,
+            "pub static SYMBOLS: &[&str] = &[{}];",
+            list(p.symbols.iter().map(|s| rust_str(s)))
+        );
+        let _ = writeln!(
+            out,
+            "pub static NODES: &[&str] = &[{}];",
+            list(p.nodes.iter().map(|s| rust_str(s)))
+        );
+        let _ = writeln!(
+            out,
+            "pub static VARIABLES: &[(&str, u32)] = &[{}];",
+            list(
+                p.variables
+                    .iter()
+                    .map(|(name, base, _)| format!("({}, {base})", rust_str(name)))
+            )
+        );
+        let _ = writeln!(out, "pub const SLOTS: usize = {};", p.initial.len());
+        let _ = writeln!(out, "pub const BEGIN: u32 = {};", p.begin);
+        let _ = writeln!(out, "pub const END: u32 = {};", p.end);
+        let _ = writeln!(out, "pub const PLAYER_SLOT: u32 = {};", p.player_slot);
+        let _ = writeln!(out, "pub const KEEPER: u32 = {};", p.keeper);
+        let _ = writeln!(out, "pub const RANDOM: u32 = {};", p.random);
+        let _ = writeln!(out, "pub const ONE: u32 = {};", p.one);
+        let _ = writeln!(
+            out,
+            "pub const VISIBILITY_CHANGES: bool = {};",
+            p.visibility_changes
+        );
+        let _ = writeln!(
+            out,
+            "pub const TRACK_PREFIX: bool = {};",
+            p.node_info
+                .iter()
+                .any(|i| i.visit_in_move && i.can_finish_move)
+        );
+        let _ = writeln!(out, "pub static PLAYERS: &[u32] = &[{}];", list(&p.players));
+        let slots_of = |base: u32, table: u32| {
+            let table = &p.key_tables[table as usize];
+            list(p.players.iter().map(|&player| {
+                table
+                    .slot(player)
+                    .map_or("INVALID".to_string(), |s| (base + s).to_string())
+            }))
+        };
+        let _ = writeln!(
+            out,
+            "pub static GOAL_SLOTS: &[u32] = &[{}];",
+            slots_of(p.goals_base, p.goals_table)
+        );
+        let _ = writeln!(
+            out,
+            "pub static VISIBLE_SLOTS: &[u32] = &[{}];",
+            slots_of(p.visible_base, p.visible_table)
+        );
+        let _ = writeln!(
+            out,
+            "pub static SCORES: &[(u32, i64)] = &[{}];",
+            list(p.score_values.iter().map(|(id, v)| format!("({id}, {v})")))
+        );
+        let _ = writeln!(out, "pub static INITIAL: &[u32] = &[{}];", list(&p.initial));
+        let _ = writeln!(out, "pub static POOL: &[u32] = &[{}];", list(&p.pool));
+        out.push_str("pub static KEY_TABLES: &[KeyTable] = &[\n");
+        for t in &p.key_tables {
+            let index = list(t.index.iter().map(|&i| {
+                if i == u32::MAX {
+                    "INVALID".to_string()
+                } else {
+                    i.to_string()
+                }
+            }));
+            let _ = writeln!(
+                out,
+                "    KeyTable {{ min: {}, index: &[{index}], symbols: &[{}] }},",
+                t.min,
+                list(&t.symbols)
+            );
+        }
+        out.push_str("];\n");
+        // The visit guards of ray loops (rg-core's `VisitGuard`): the
+        // variable's slot and the bitset of values where the check is skipped.
+        out.push_str("pub static VISIT_GUARDS: &[(usize, &[u64])] = &[\n");
+        for g in &p.visit_guards {
+            let _ = writeln!(out, "    ({}, &[{}]),", g.slot, list(&g.safe));
+        }
+        out.push_str("];\n\n");
+
+        let n = p.nodes.len();
+        let entries = self.move_entries();
+        self.plan_inlining();
+        let mut body = String::new();
+        self.ctx = Context::Move;
+        body.push_str("pub fn moves_from(s: &mut Search, node: u32) -> bool {\n    match node {\n");
+        for (node, &entry) in entries.iter().enumerate() {
+            if entry && p.node_info[node].can_finish_move && node as u32 != p.end {
+                let _ = writeln!(body, "        {node} => {},", self.enter(node as u32));
+            }
+        }
+        body.push_str("        _ => false,\n    }\n}\n\n");
+        for node in 0..n as u32 {
+            if p.node_info[node as usize].can_finish_move {
+                self.ctx = Context::Move;
+                let f = self.node_fn(node);
+                body.push_str(&f);
+            }
+            if self.reach_nodes[node as usize] {
+                self.ctx = Context::Reach;
+                let f = self.node_fn(node);
+                body.push_str(&f);
+            }
+        }
+        for (name, def) in &self.layouts {
+            let _ = writeln!(out, "static {name}: Layout = {def};");
+        }
+        for (k, (_, bits)) in self.safe_tables.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "static SAFE{k}: [u64; {}] = [{}];",
+                bits.len(),
+                list(bits)
+            );
+        }
+        out.push('\n');
+        out.push_str(&body);
+        out
+    }
+
+    /// Expression entering `node` in a search of the current kind: a move
+    /// search's is `true` to stop; a reachability search's is `FOUND`,
+    /// `NOT_FOUND` or `HALT`.
+    fn enter(&self, node: u32) -> String {
+        let info = self.p.node_info[node as usize];
+        match self.ctx {
+            Context::Move => {
+                if !info.can_finish_move || node == self.p.end {
+                    "false".into()
+                } else if info.visit_in_move {
+                    let skip = guard_test(info.move_guard);
+                    format!("(({skip}s.visit_move({node})) && m{node}(s))")
+                } else {
+                    format!("m{node}(s)")
+                }
+            }
+            Context::Reach => self.enter_reach(node, "TO"),
+        }
+    }
+
+    /// Expression entering `node` in a reachability search for target
+    /// `to` (a constant expression): `FOUND`, `NOT_FOUND` or `HALT`.
+    fn enter_reach(&self, node: u32, to: &str) -> String {
+        let info = self.p.node_info[node as usize];
+        let search = if info.visit_in_reach {
+            let skip = guard_test(info.reach_guard);
+            format!(
+                "if {skip}s.visit_reach(d, {node}) {{ r{node}::<{{ {to} }}>(s, d) }} else {{ NOT_FOUND }}"
+            )
+        } else {
+            format!("r{node}::<{{ {to} }}>(s, d)")
+        };
+        format!("(if {node} == {to} {{ FOUND }} else {{ {search} }})")
+    }
+
+    /// Whether a check from `from` may meet a visited set (of its own
+    /// depth, which it then clears).
+    fn check_visits(&self, from: u32) -> bool {
+        let p = self.p;
+        let mut seen = vec![false; p.nodes.len()];
+        let mut stack = vec![from];
+        while let Some(node) = stack.pop() {
+            if std::mem::replace(&mut seen[node as usize], true) {
+                continue;
+            }
+            if p.node_info[node as usize].visit_in_reach {
+                return true;
+            }
+            stack.extend(p.edges[p.edges_of(node)].iter().map(|e| e.target));
+        }
+        false
+    }
+
+    /// Statement: enters `node` after an edge, with `restore` run after it
+    /// returns; stops (or reports the target found) as the result says.
+    fn enter_then(&self, node: u32, restore: &str) -> String {
+        match self.ctx {
+            Context::Move => {
+                format!(
+                    "let h = {}; {restore} if h {{ return true; }}",
+                    self.enter(node)
+                )
+            }
+            Context::Reach => format!(
+                "let r = {}; {restore} if r != NOT_FOUND {{ return r; }}",
+                self.enter(node)
+            ),
+        }
+    }
+
+    /// Whether writes into `node` must keep the state hash current.
+    fn hashed(&self, node: u32) -> bool {
+        let k = match self.ctx {
+            Context::Move => 0,
+            Context::Reach => 1,
+        };
+        self.needs_hash[k][node as usize]
+    }
+
+    /// Code writing `v` (an expression) at offset expression `o`, entering
+    /// `node`, and undoing the write.
+    fn write_enter(&self, o: &str, v: &str, node: u32) -> String {
+        if self.hashed(node) {
+            format!(
+                "let o = {o} as usize; let v: u32 = {v}; let old = s.write(o, v); {}",
+                self.enter_then(node, "s.unwrite(o, old);")
+            )
+        } else {
+            format!(
+                "let o = {o} as usize; let v: u32 = {v}; let old = s.v[o]; s.v[o] = v; {}",
+                self.enter_then(node, "s.v[o] = old;")
+            )
+        }
+    }
+
+    /// The risk prologue of a move-search branch: opens deduplication
+    /// below it unless its alternatives are proven distinct.
+    fn risk_prologue(&mut self, node: u32) -> Option<String> {
+        match self.safety[node as usize].clone() {
+            Safety::Always => None,
+            Safety::Never => Some("let opened = s.open_risk();".into()),
+            Safety::When { slot, safe } => {
+                let k = self.safe_tables.len();
+                self.safe_tables.push((slot, safe));
+                Some(format!(
+                    "let opened = !s.risky && {{ let x = s.v[{slot}]; !SAFE{k}.get((x >> 6) as usize).is_some_and(|w| (w >> (x & 63)) & 1 != 0) }} && s.open_risk();"
+                ))
+            }
+        }
+    }
+
+    fn node_fn(&mut self, node: u32) -> String {
+        let p = self.p;
+        let info = p.node_info[node as usize];
+        let ctx = self.ctx;
+        let mut f = String::new();
+        if self.inlined[self.ctx_index()][node as usize] {
+            f.push_str("#[inline(always)]\n");
+        }
+        match ctx {
+            Context::Move => {
+                let _ = writeln!(f, "fn m{node}(s: &mut Search) -> bool {{");
+            }
+            Context::Reach => {
+                let _ = writeln!(
+                    f,
+                    "fn r{node}<const TO: u32>(s: &mut Search, d: usize) -> u8 {{"
+                );
+            }
+        }
+        // Move searches never leave the end node.
+        let edges = if ctx == Context::Move && node == p.end {
+            0..0
+        } else {
+            p.edges_of(node)
+        };
+        // Checks asked by several edges are evaluated once (the state is
+        // the same for every edge of the node).
+        let mut checks: Vec<(u32, u32)> = Vec::new();
+        let mut repeated: Vec<(u32, u32)> = Vec::new();
+        for e in &p.edges[edges.clone()] {
+            if let Action::Reach { from, to, .. } = e.action {
+                if checks.contains(&(from, to)) {
+                    if !repeated.contains(&(from, to)) {
+                        repeated.push((from, to));
+                    }
+                } else {
+                    checks.push((from, to));
+                }
+            }
+        }
+        for k in 0..repeated.len() {
+            let _ = writeln!(f, "    let mut c{k}: u8 = 0;");
+        }
+        let risk = if ctx == Context::Move {
+            self.risk_prologue(node)
+        } else {
+            None
+        };
+        if let Some(prologue) = &risk {
+            let _ = writeln!(f, "    {prologue}");
+        }
+        // Steps are counted where a search can come back: at nodes on a
+        // cycle or with a visited set, and per any-assignment symbol.
+        // Between two counted steps a search walks a tree of at most the
+        // automaton's size, so the count bounds the work.
+        let visits = match ctx {
+            Context::Move => info.visit_in_move,
+            Context::Reach => info.visit_in_reach,
+        };
+        if visits || self.cyclic[self.ctx_index()][node as usize] {
+            let _ = writeln!(f, "    if s.tick(1, {node}) {{ return {}; }}", self.halt());
+        }
+        let tick = "";
+        let (done, fallthrough) = match ctx {
+            Context::Move => ("break 'b false;", "false"),
+            Context::Reach => ("break 'b NOT_FOUND;", "NOT_FOUND"),
+        };
+        let halt = self.halt();
+        f.push_str("    let result = 'b: {\n");
+        for e in edges {
+            let edge = &p.edges[e];
+            let t = edge.target;
+            f.push_str("    {\n");
+            match &edge.action {
+                Action::AssignAny { target, symbols } => {
+                    let code = self.assign_any(node, t, target, symbols);
+                    f.push_str(&code);
+                }
+                Action::AssignPlayer(value) if ctx == Context::Move => {
+                    let v = self.scalar(value, node);
+                    let _ = writeln!(
+                        f,
+                        "        {tick}let pl: u32 = {v};\n        if s.complete({t}, pl) {{ return true; }}"
+                    );
+                    if info.disjoint {
+                        let _ = writeln!(f, "        {done}");
+                    }
+                }
+                Action::Tag(_) | Action::VarTag(_) if ctx == Context::Move => {
+                    let tag = match &edge.action {
+                        Action::Tag(t) => format!("{t}u32"),
+                        Action::VarTag(v) => self.scalar(v, node),
+                        _ => unreachable!("tag actions"),
+                    };
+                    let then = self.enter_then(t, "if rec { s.pop_tag(); }");
+                    let _ = writeln!(
+                        f,
+                        "        {tick}let t: u32 = {tag};\n        let rec = s.recording();\n        if rec && s.push_tag(t, {node}) {{ return true; }}\n        {then}"
+                    );
+                    if info.disjoint {
+                        let _ = writeln!(f, "        {done}");
+                    }
+                }
+                Action::Assign {
+                    target,
+                    value: Operand::Scalar(value),
+                } => {
+                    let offset = self.offset(target, node);
+                    let v = self.scalar(value, node);
+                    let code = self.write_enter(&offset, &v, t);
+                    let _ = writeln!(f, "        {tick}{code}");
+                    if info.disjoint {
+                        let _ = writeln!(f, "        {done}");
+                    }
+                }
+                Action::AssignPlayer(value) => {
+                    // Reachability searches treat it as a plain assignment.
+                    let v = self.scalar(value, node);
+                    let code = self.write_enter("crate::game::PLAYER_SLOT", &v, t);
+                    let _ = writeln!(f, "        {tick}{code}");
+                    if info.disjoint {
+                        let _ = writeln!(f, "        {done}");
+                    }
+                }
+                Action::Assign {
+                    target,
+                    value: Operand::Region(r),
+                } => {
+                    let offset = self.offset(target, node);
+                    let layout = self.layout(&target.layout);
+                    let src = self.region(&r.path, &r.layout, node);
+                    let then = self.enter_then(t, "s.restore_region(saved);");
+                    let _ = writeln!(
+                        f,
+                        "        {tick}let o: u32 = {offset}; let src = {src};\n        let Some(saved) = s.assign_region(o, &{layout}, src, {node}) else {{ return {halt}; }};\n        {then}"
+                    );
+                    if info.disjoint {
+                        let _ = writeln!(f, "        {done}");
+                    }
+                }
+                action => {
+                    // Tests (and tags, which reachability searches ignore):
+                    // nothing to undo.
+                    let ok = self.test(action, node, &repeated);
+                    let then = self.enter_then(t, "");
+                    let exit = if info.disjoint {
+                        format!(" {done}")
+                    } else {
+                        String::new()
+                    };
+                    let _ = writeln!(
+                        f,
+                        "        {tick}let ok: bool = {ok};\n        if ok {{ {then}{exit} }}"
+                    );
+                }
+            }
+            f.push_str("    }\n");
+        }
+        let _ = writeln!(f, "    {fallthrough}\n    }};");
+        if risk.is_some() {
+            f.push_str("    if opened { s.close_risk(); }\n");
+        }
+        f.push_str("    result\n}\n\n");
+        f
+    }
+
+    /// An any-assignment edge: a loop over its symbols.
+    fn assign_any(&mut self, node: u32, t: u32, target: &Target, symbols: &[u32]) -> String {
+        let p = self.p;
+        let halt = self.halt();
+        let header = format!(
+            "if s.tick({}, {node}) {{ return {halt}; }}\n        {}",
+            symbols.len(),
+            symbol_loop(symbols)
+        );
+        if self.fusible(t) {
+            // The test at `t` runs inline for every symbol: no call, and
+            // for a scalar target no write of a rejected symbol (the hot
+            // loop of "find the square where ..." checks).
+            let test_edge = &p.edges[p.edges_of(t).start];
+            let found = match self.ctx {
+                Context::Move => String::new(),
+                Context::Reach => format!("if {t} == TO {{ return FOUND; }}"),
+            };
+            if let Some(slot) = self.substitutable(target) {
+                self.subst = Some(slot);
+                let test = self.test(&test_edge.action, t, &[]);
+                self.subst = None;
+                let write = self.write_enter(&format!("{slot}"), "sym", test_edge.target);
+                return format!(
+                    "        {header} {{\n            {found}\n            let ok: bool = {test};\n            if ok {{ {write} }}\n        }}\n"
+                );
+            }
+            let offset = self.offset(target, node);
+            let test = self.test(&test_edge.action, t, &[]);
+            let then = self.enter_then(test_edge.target, "");
+            let (write, restore) = if self.hashed(t) {
+                ("let old = s.write(o, sym);", "s.unwrite(o, old);")
+            } else {
+                ("let old = s.v[o]; s.v[o] = sym;", "s.v[o] = old;")
+            };
+            return format!(
+                "        {header} {{\n            let o = {offset} as usize;\n            {write}\n            {found}\n            let ok: bool = {test};\n            if ok {{ {then} }}\n            {restore}\n        }}\n"
+            );
+        }
+        let offset = self.offset(target, node);
+        let code = self.write_enter(&offset, "sym", t);
+        format!("        {header} {{\n            {code}\n        }}\n")
+    }
+
+    /// Expression (block): whether a test passes. Reachability checks in
+    /// `memo` are evaluated once per node visit.
+    fn test(&mut self, action: &Action, node: u32, memo: &[(u32, u32)]) -> String {
+        let halt = self.halt();
+        let depth = match self.ctx {
+            Context::Move => "1",
+            Context::Reach => "d + 1",
+        };
+        match action {
+            Action::Skip | Action::Tag(_) | Action::VarTag(_) => "true".into(),
+            Action::CompareScalars { negated, lhs, rhs } => {
+                let (l, r) = (self.scalar(lhs, node), self.scalar(rhs, node));
+                let op = if *negated { "!=" } else { "==" };
+                format!("{{ let l: u32 = {l}; let r: u32 = {r}; l {op} r }}")
+            }
+            Action::Compare { negated, lhs, rhs } => match (lhs, rhs) {
+                (Operand::Scalar(a), Operand::Scalar(b)) => {
+                    let (l, r) = (self.scalar(a, node), self.scalar(b, node));
+                    let op = if *negated { "!=" } else { "==" };
+                    format!("{{ let l: u32 = {l}; let r: u32 = {r}; l {op} r }}")
+                }
+                (Operand::Region(a), Operand::Region(b)) => {
+                    let ra = self.region(&a.path, &a.layout, node);
+                    let rb = self.region(&b.path, &b.layout, node);
+                    format!(
+                        "{{ let a = {ra}; let b = {rb}; match s.equal_regions(a, b, {node}) {{ Some(eq) => eq != {negated}, None => return {halt} }} }}"
+                    )
+                }
+                _ => format!(
+                    "{{ s.fail_at(\"a map compared with a symbol\", {node}); return {halt} }}"
+                ),
+            },
+            Action::Reach { negated, from, to } => {
+                let clear = self.check_visits(*from);
+                let enter = self.enter_reach(*from, &format!("{to}u32"));
+                let call = format!(
+                    "{{ let d: usize = {depth}; let r = if {from} == {to} {{ FOUND }} else if s.begin_check(d, {from}, {clear}) {{ HALT }} else {{ {enter} }}; if r == HALT {{ return {halt}; }} r }}"
+                );
+                match memo.iter().position(|&c| c == (*from, *to)) {
+                    Some(k) => format!(
+                        "{{ if c{k} == 0 {{ c{k} = 1 + {call}; }} (c{k} == 2) != {negated} }}"
+                    ),
+                    None => format!("(({call}) == FOUND) != {negated}"),
+                }
+            }
+            Action::Assign { .. } | Action::AssignAny { .. } | Action::AssignPlayer(_) => {
+                unreachable!("assignments are compiled by node_fn")
+            }
+        }
+    }
+
+    /// Whether the node after an any-assignment is a lone scalar test that
+    /// can run inline in the assignment's loop: one edge, a comparison of
+    /// symbols, no visited set (entering it has no other effect).
+    fn fusible(&self, t: u32) -> bool {
+        let p = self.p;
+        let info = p.node_info[t as usize];
+        let range = p.edges_of(t);
+        let entered = match self.ctx {
+            Context::Move => info.can_finish_move && !info.visit_in_move,
+            Context::Reach => !info.visit_in_reach,
+        };
+        t != p.end
+            && entered
+            && range.len() == 1
+            && matches!(p.edges[range.start].action, Action::CompareScalars { .. })
+    }
+
+    /// The slot of an any-assignment's target when it is a scalar
+    /// variable: reads of it are then exactly the reads of that slot
+    /// (`Scalar::Slot`, `Op::Slot`, an indexed read's key slot).
+    fn substitutable(&self, target: &Target) -> Option<u32> {
+        (target.steps.is_empty() && self.scalar_slots.get(target.base as usize) == Some(&true))
+            .then_some(target.base)
+    }
+
+    /// Expression reading a state slot (or the fused test's `sym`).
+    fn slot(&self, slot: u32) -> String {
+        if self.subst == Some(slot) {
+            "sym".into()
+        } else {
+            format!("s.v[{slot}]")
+        }
+    }
+
+    /// `(is_pool, offset, &layout)` of a map operand.
+    fn region(&mut self, path: &VPath, layout: &Layout, node: u32) -> String {
+        let offset = self.offset_steps(path.base, &path.steps, node);
+        let layout = self.layout(layout);
+        format!("({}, {offset}, &{layout})", path.space == Space::Pool)
+    }
+
+    fn offset(&mut self, target: &Target, node: u32) -> String {
+        self.offset_steps(target.base, &target.steps, node)
+    }
+
+    /// Expression: the slot reached by access steps (keys outside the key
+    /// type are faults, never lenient: the engine's `offset_of`).
+    fn offset_steps(&mut self, base: u32, steps: &[Step], node: u32) -> String {
+        if steps.is_empty() {
+            return format!("{base}u32");
+        }
+        let halt = self.halt();
+        let mut code = format!("{{ let mut o: u32 = {base};");
+        for step in steps {
+            let key = self.scalar(&step.key, node);
+            let slot = slot_expr("k", step.contiguous, step.min, step.count, step.table);
+            let _ = write!(
+                code,
+                " let k: u32 = {key}; let i = {slot}; if i == INVALID {{ s.fail_key(k, {}, {node}); return {halt}; }} o += i * {};",
+                step.table, step.stride
+            );
+        }
+        code.push_str(" o }");
+        code
+    }
+
+    /// Expression of type `u32` evaluating a scalar (faults stop the search).
+    fn scalar(&mut self, s: &Scalar, node: u32) -> String {
+        match s {
+            Scalar::Symbol(id) => format!("{id}u32"),
+            Scalar::Slot(slot) => self.slot(*slot),
+            Scalar::Indexed(ix) => {
+                let step = KeyStep {
+                    table: ix.table,
+                    contiguous: ix.contiguous,
+                    min: ix.min,
+                    count: ix.count,
+                    stride: ix.stride,
+                    fallback: ix.fallback,
+                };
+                self.load(ix.space, ix.base, &[self.slot(ix.key_slot)], &[step], node)
+            }
+            Scalar::Code(code) => self.code(code, node),
+            Scalar::Access(path) => {
+                let keys: Vec<String> = path
+                    .steps
+                    .iter()
+                    .map(|step| self.scalar(&step.key, node))
+                    .collect();
+                let steps: Vec<KeyStep> = path
+                    .steps
+                    .iter()
+                    .map(|step| KeyStep {
+                        table: step.table,
+                        contiguous: step.contiguous,
+                        min: step.min,
+                        count: step.count,
+                        stride: step.stride,
+                        fallback: step.fallback,
+                    })
+                    .collect();
+                self.load(path.space, path.base, &keys, &steps, node)
+            }
+        }
+    }
+
+    /// Postfix access code turned back into nested expressions.
+    fn code(&mut self, code: &Code, node: u32) -> String {
+        let mut stack: Vec<String> = Vec::new();
+        for op in &code.ops {
+            match *op {
+                Op::Symbol(id) => stack.push(format!("{id}u32")),
+                Op::Slot(slot) => stack.push(self.slot(slot)),
+                Op::Load {
+                    space,
+                    base,
+                    first,
+                    count,
+                } => {
+                    let keys = stack.split_off(stack.len() - count as usize);
+                    let steps = &code.steps[first as usize..(first + count) as usize];
+                    let e = self.load(space, base, &keys, steps, node);
+                    stack.push(e);
+                }
+            }
+        }
+        stack.pop().unwrap_or_else(|| "INVALID".into())
+    }
+
+    /// A (lenient-aware) map read `space[base + Σ slot(key_i) * stride_i]`.
+    fn load(
+        &mut self,
+        space: Space,
+        base: u32,
+        keys: &[String],
+        steps: &[KeyStep],
+        node: u32,
+    ) -> String {
+        let label = self.label();
+        let halt = self.halt();
+        let mut code = format!("{label}: {{");
+        for (k, key) in keys.iter().enumerate() {
+            let _ = write!(code, " let k{k}: u32 = {key};");
+        }
+        let _ = write!(code, " let mut o: u32 = {base};");
+        for (k, step) in steps.iter().enumerate() {
+            let slot = slot_expr(
+                &format!("k{k}"),
+                step.contiguous,
+                step.min,
+                step.count,
+                step.table,
+            );
+            let fallback = if step.fallback == u32::MAX {
+                "INVALID".to_string()
+            } else {
+                step.fallback.to_string()
+            };
+            let _ = write!(
+                code,
+                " let i = {slot}; if i == INVALID {{ match s.bad_key(k{k}, {}, {fallback}, {node}) {{ Some(v) => break {label} v, None => return {halt} }} }} o += i * {};",
+                step.table, step.stride
+            );
+        }
+        match space {
+            Space::State => code.push_str(" s.v[o as usize] }"),
+            Space::Pool => code.push_str(" POOL[o as usize] }"),
+        }
+        code
+    }
+}
+
+/// The start of a visited check's condition: a guarded check is skipped
+/// when the guard's variable holds a safe value.
+fn guard_test(guard: Option<u32>) -> String {
+    match guard {
+        Some(g) => format!("s.guard_skips({g}) || "),
+        None => String::new(),
+    }
+}
+
+/// Expression: the slot of key variable `k` in a key table, or `INVALID`.
+fn slot_expr(k: &str, contiguous: bool, min: u32, count: u32, table: u32) -> String {
+    if contiguous {
+        format!("{{ let i = {k}.wrapping_sub({min}); if i < {count} {{ i }} else {{ INVALID }} }}")
+    } else {
+        format!("KEY_TABLES[{table}].slot({k})")
+    }
+}
