@@ -63,13 +63,102 @@ pub fn reach_nodes(p: &Program) -> Vec<bool> {
     seen
 }
 
+/// Reachability-search nodes whose visited set can be keyed by one scalar
+/// slot's value instead of the state's hash: every check whose subgraph
+/// holds the node writes at most that slot (so the rest of the state is
+/// the same throughout the check). `Some(slot)` for those nodes.
+pub fn small_visits(p: &Program) -> Vec<Option<u32>> {
+    let n = p.nodes.len();
+    let scalar: Vec<bool> = {
+        let mut scalar = vec![false; p.initial.len()];
+        for (_, base, layout) in &p.variables {
+            if matches!(**layout, rg_core::engine::program::Layout::Scalar) {
+                scalar[*base as usize] = true;
+            }
+        }
+        scalar
+    };
+    // Per node: None = not yet constrained, Some(Some(x)) = slot x,
+    // Some(None) = no single slot.
+    let mut slot_of: Vec<Option<Option<u32>>> = vec![None; n];
+    let mut sources: Vec<u32> = p
+        .edges
+        .iter()
+        .filter_map(|e| match e.action {
+            Action::Reach { from, .. } => Some(from),
+            _ => None,
+        })
+        .collect();
+    sources.sort_unstable();
+    sources.dedup();
+    for from in sources {
+        let mut seen = vec![false; n];
+        let mut nodes = Vec::new();
+        let mut stack = vec![from];
+        // The one slot written, or None when something else is written.
+        let mut written: Option<Option<u32>> = Some(None);
+        while let Some(node) = stack.pop() {
+            if std::mem::replace(&mut seen[node as usize], true) {
+                continue;
+            }
+            nodes.push(node);
+            for e in &p.edges[p.edges_of(node)] {
+                stack.push(e.target);
+                let slot = match &e.action {
+                    Action::Assign { target, .. } | Action::AssignAny { target, .. } => {
+                        if target.steps.is_empty()
+                            && scalar.get(target.base as usize) == Some(&true)
+                        {
+                            Some(target.base)
+                        } else {
+                            written = None;
+                            continue;
+                        }
+                    }
+                    Action::AssignPlayer(_) => Some(p.player_slot),
+                    _ => None,
+                };
+                if let (Some(slot), Some(w)) = (slot, written) {
+                    match w {
+                        None => written = Some(Some(slot)),
+                        Some(x) if x == slot => {}
+                        Some(_) => written = None,
+                    }
+                }
+            }
+        }
+        // Nothing written: any slot is constant; the player slot will do.
+        let key = written.map(|w| w.unwrap_or(p.player_slot));
+        for node in nodes {
+            let entry = &mut slot_of[node as usize];
+            *entry = match *entry {
+                None => Some(key),
+                Some(previous) if previous == key => Some(previous),
+                Some(_) => Some(None),
+            };
+        }
+    }
+    (0..n)
+        .map(|k| {
+            if p.node_info[k].visit_in_reach {
+                slot_of[k].flatten()
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
 /// For each search kind, the nodes below which a visited set may need the
 /// state hash (the node keeps one, or a check or successor does; a move
 /// search does not follow `player` assignments). Writes into any other
 /// node need not update the hash: nothing reads it before they are undone.
-pub fn needs_hash(p: &Program) -> [Vec<bool>; 2] {
+/// Reachability nodes with small visited sets (`small`) need no hash.
+pub fn needs_hash(p: &Program, small: &[Option<u32>]) -> [Vec<bool>; 2] {
     let n = p.nodes.len();
-    let mut reach: Vec<bool> = (0..n).map(|k| p.node_info[k].visit_in_reach).collect();
+    let mut reach: Vec<bool> = (0..n)
+        .map(|k| p.node_info[k].visit_in_reach && small[k].is_none())
+        .collect();
     let mut moves: Vec<bool> = (0..n).map(|k| p.node_info[k].visit_in_move).collect();
     loop {
         let mut changed = false;
@@ -93,8 +182,9 @@ pub fn needs_hash(p: &Program) -> [Vec<bool>; 2] {
     }
 }
 
-/// What the walks of an alternative do first after the branch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What the walks of an alternative do after the branch: each event is a
+/// tag or the completion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Event {
     Tag(u32),
     /// A tag whose value the analysis does not know.
@@ -135,12 +225,14 @@ const BUDGET: u64 = 20_000_000;
 
 struct Simulator<'a> {
     p: &'a Program,
+    /// State slots that always hold their initial value.
+    constant: &'a [bool],
     /// The followed variable.
     x: Option<u32>,
     budget: u64,
     /// Slots read by first `$$` tags whose value was unknown.
     tag_slots: Vec<u32>,
-    seen: std::collections::HashSet<(u32, Known)>,
+    seen: std::collections::HashSet<(u32, Known, Vec<Event>)>,
 }
 
 impl Simulator<'_> {
@@ -152,8 +244,10 @@ impl Simulator<'_> {
         }
     }
 
-    fn pool_load(
+    /// A map read; state entries are known when constant.
+    fn load(
         &self,
+        space: Space,
         base: u32,
         keys: &[Known],
         steps: &[rg_core::engine::program::KeyStep],
@@ -167,10 +261,16 @@ impl Simulator<'_> {
                 None => return Known::Invalid,
             }
         }
-        self.p
-            .pool
-            .get(offset as usize)
-            .map_or(Known::Invalid, |&v| Known::Value(v))
+        let o = offset as usize;
+        match space {
+            Space::Pool => self
+                .p
+                .pool
+                .get(o)
+                .map_or(Known::Invalid, |&v| Known::Value(v)),
+            Space::State if self.constant.get(o) == Some(&true) => Known::Value(self.p.initial[o]),
+            Space::State => Known::Unknown,
+        }
     }
 
     /// The value of a scalar expression with `x` known as given.
@@ -179,9 +279,6 @@ impl Simulator<'_> {
             Scalar::Symbol(id) => Known::Value(*id),
             Scalar::Slot(slot) => self.slot(*slot, x),
             Scalar::Indexed(ix) => {
-                if ix.space == Space::State {
-                    return Known::Unknown;
-                }
                 let key = self.slot(ix.key_slot, x);
                 let step = rg_core::engine::program::KeyStep {
                     table: ix.table,
@@ -191,13 +288,10 @@ impl Simulator<'_> {
                     stride: ix.stride,
                     fallback: ix.fallback,
                 };
-                self.pool_load(ix.base, &[key], &[step])
+                self.load(ix.space, ix.base, &[key], &[step])
             }
             Scalar::Code(code) => self.eval_code(code, x),
             Scalar::Access(path) => {
-                if path.space == Space::State {
-                    return Known::Unknown;
-                }
                 let keys: Vec<Known> = path.steps.iter().map(|s| self.eval(&s.key, x)).collect();
                 let steps: Vec<_> = path
                     .steps
@@ -211,7 +305,7 @@ impl Simulator<'_> {
                         fallback: s.fallback,
                     })
                     .collect();
-                self.pool_load(path.base, &keys, &steps)
+                self.load(path.space, path.base, &keys, &steps)
             }
         }
     }
@@ -232,13 +326,8 @@ impl Simulator<'_> {
                     count,
                 } => {
                     let keys = stack.split_off(stack.len().saturating_sub(count as usize));
-                    let value = if space == Space::State {
-                        Known::Unknown
-                    } else {
-                        let steps = &code.steps[first as usize..(first + count) as usize];
-                        self.pool_load(base, &keys, steps)
-                    };
-                    stack.push(value);
+                    let steps = &code.steps[first as usize..(first + count) as usize];
+                    stack.push(self.load(space, base, &keys, steps));
                 }
             }
         }
@@ -256,49 +345,42 @@ impl Simulator<'_> {
         }
     }
 
-    /// The first events of the walks that take `alt` at `node` when `x`
-    /// holds `value`; `None` when the budget ran out.
-    fn first_events(&mut self, alt: Alternative, value: Known) -> Option<Vec<Event>> {
+    /// The first `EVENTS` events (fewer when the move completes) of the
+    /// walks that take `alt` when `x` holds `value`; `None` when the budget
+    /// ran out.
+    fn first_events(&mut self, alt: Alternative, value: Known) -> Option<Vec<Vec<Event>>> {
         let p = self.p;
-        let mut events = Vec::new();
+        let mut found: Vec<Vec<Event>> = Vec::new();
         self.seen.clear();
-        let mut stack: Vec<(usize, Option<u32>, Known)> = vec![(alt.edge, alt.symbol, value)];
-        while let Some((edge, symbol, x)) = stack.pop() {
+        let mut stack: Vec<(usize, Option<u32>, Known, Vec<Event>)> =
+            vec![(alt.edge, alt.symbol, value, Vec::new())];
+        while let Some((edge, symbol, x, mut events)) = stack.pop() {
             if self.budget == 0 {
                 return None;
             }
             self.budget -= 1;
             let e = &p.edges[edge];
             let mut next = x;
-            match &e.action {
-                Action::Skip | Action::Compare { .. } | Action::Reach { .. } => {}
+            let event = match &e.action {
+                Action::Skip | Action::Compare { .. } | Action::Reach { .. } => None,
                 Action::CompareScalars { negated, lhs, rhs } => {
                     let (l, r) = (self.eval(lhs, x), self.eval(rhs, x));
                     match (l, r) {
                         (Known::Invalid, _) | (_, Known::Invalid) => continue,
                         (Known::Value(a), Known::Value(b)) if (a == b) == *negated => continue,
-                        _ => {}
+                        _ => None,
                     }
                 }
-                Action::Tag(t) => {
-                    push_event(&mut events, Event::Tag(*t));
-                    continue;
-                }
-                Action::VarTag(v) => {
-                    match self.eval(v, x) {
-                        Known::Value(t) => push_event(&mut events, Event::Tag(t)),
-                        Known::Unknown => {
-                            self.note_tag_slots(v);
-                            push_event(&mut events, Event::SomeTag);
-                        }
-                        Known::Invalid => {}
+                Action::Tag(t) => Some(Event::Tag(*t)),
+                Action::VarTag(v) => match self.eval(v, x) {
+                    Known::Value(t) => Some(Event::Tag(t)),
+                    Known::Unknown => {
+                        self.note_tag_slots(v);
+                        Some(Event::SomeTag)
                     }
-                    continue;
-                }
-                Action::AssignPlayer(_) => {
-                    push_event(&mut events, Event::Done);
-                    continue;
-                }
+                    Known::Invalid => continue,
+                },
+                Action::AssignPlayer(_) => Some(Event::Done),
                 Action::Assign { target, value } => {
                     if target.steps.is_empty() && Some(target.base) == self.x {
                         next = match value {
@@ -309,16 +391,27 @@ impl Simulator<'_> {
                             continue;
                         }
                     }
+                    None
                 }
                 Action::AssignAny { target, .. } => {
                     if target.steps.is_empty() && Some(target.base) == self.x {
                         next = symbol.map_or(Known::Unknown, Known::Value);
                     }
+                    None
+                }
+            };
+            if let Some(event) = event {
+                events.push(event);
+                if event == Event::Done || events.len() == EVENTS {
+                    if !found.contains(&events) {
+                        found.push(events);
+                    }
+                    continue;
                 }
             }
             let t = e.target;
             let info = p.node_info[t as usize];
-            if t == p.end || !info.can_finish_move || !self.seen.insert((t, next)) {
+            if t == p.end || !info.can_finish_move || !self.seen.insert((t, next, events.clone())) {
                 continue;
             }
             for k in p.edges_of(t) {
@@ -327,20 +420,14 @@ impl Simulator<'_> {
                         if target.steps.is_empty() && Some(target.base) == self.x =>
                     {
                         for &s in symbols {
-                            stack.push((k, Some(s), next));
+                            stack.push((k, Some(s), next, events.clone()));
                         }
                     }
-                    _ => stack.push((k, None, next)),
+                    _ => stack.push((k, None, next, events.clone())),
                 }
             }
         }
-        Some(events)
-    }
-}
-
-fn push_event(events: &mut Vec<Event>, e: Event) {
-    if !events.contains(&e) {
-        events.push(e);
+        Some(found)
     }
 }
 
@@ -395,18 +482,27 @@ fn alternatives(p: &Program, node: u32) -> Vec<Alternative> {
     out
 }
 
+/// How many first events of each alternative are compared.
+const EVENTS: usize = 3;
+
+/// Whether two sequences of first events may belong to the same tags.
+fn may_equal(a: &[Event], b: &[Event]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| conflict(x, y))
+}
+
 /// Whether some two alternatives' first events may coincide.
-fn conflicting(events: &[Vec<Event>]) -> bool {
+fn conflicting(events: &[Vec<Vec<Event>>]) -> bool {
     events.iter().enumerate().any(|(i, a)| {
         events[i + 1..]
             .iter()
-            .any(|b| a.iter().any(|&x| b.iter().any(|&y| conflict(x, y))))
+            .any(|b| a.iter().any(|x| b.iter().any(|y| may_equal(x, y))))
     })
 }
 
 /// The safety of every node's branch in move searches (see the module
 /// documentation); nodes that do not branch are `Always`.
 pub fn branch_safety(p: &Program) -> Vec<Safety> {
+    let constant = crate::invariants::constant_slots(p);
     let mut out = vec![Safety::Always; p.nodes.len()];
     let mut budget = BUDGET;
     for node in 0..p.nodes.len() as u32 {
@@ -418,15 +514,16 @@ pub fn branch_safety(p: &Program) -> Vec<Safety> {
         if alts.is_empty() {
             continue;
         }
-        out[node as usize] = safety_of(p, &alts, &mut budget);
+        out[node as usize] = safety_of(p, &constant, &alts, &mut budget);
     }
     out
 }
 
-fn safety_of(p: &Program, alts: &[Alternative], budget: &mut u64) -> Safety {
+fn safety_of(p: &Program, constant: &[bool], alts: &[Alternative], budget: &mut u64) -> Safety {
     // First with nothing known, which also finds the variable to follow.
     let mut sim = Simulator {
         p,
+        constant,
         x: None,
         budget: *budget,
         tag_slots: Vec::new(),

@@ -14,7 +14,7 @@ use rg_core::engine::program::{
     Action, Code, KeyStep, Layout, Op, Operand, Path as VPath, Program, Scalar, Space, Step, Target,
 };
 
-use crate::analysis::{branch_safety, needs_hash, reach_nodes, Context, Safety};
+use crate::analysis::{branch_safety, needs_hash, reach_nodes, small_visits, Context, Safety};
 
 fn rust_str(s: &str) -> String {
     // Debug formatting of `str` is a valid Rust string literal with every
@@ -63,6 +63,9 @@ pub struct Generator<'a> {
     safety: Vec<Safety>,
     /// Branch proofs that depend on a variable: (slot, bitset) tables.
     safe_tables: Vec<(u32, Vec<u64>)>,
+    /// Reachability nodes whose visited sets are keyed by one slot: the
+    /// slot and the node's index among them.
+    small: Vec<Option<(u32, usize)>>,
     /// Per search kind, nodes on a cycle of calls.
     cyclic: [Vec<bool>; 2],
     /// Per search kind, node functions always inlined into their callers.
@@ -79,6 +82,11 @@ impl<'a> Generator<'a> {
                 }
             }
         }
+        let mut small = small_visits(p);
+        // The stamp tables have a row of all symbols per node.
+        if small.iter().flatten().count() * p.symbols.len() > 1 << 24 {
+            small = vec![None; p.nodes.len()];
+        }
         Generator {
             p,
             labels: 0,
@@ -87,7 +95,19 @@ impl<'a> Generator<'a> {
             ctx: Context::Move,
             subst: None,
             scalar_slots,
-            needs_hash: needs_hash(p),
+            needs_hash: needs_hash(p, &small),
+            small: {
+                let mut k = 0;
+                small
+                    .iter()
+                    .map(|x| {
+                        x.map(|slot| {
+                            k += 1;
+                            (slot, k - 1)
+                        })
+                    })
+                    .collect()
+            },
             reach_nodes: reach_nodes(p),
             safety: branch_safety(p),
             safe_tables: Vec::new(),
@@ -264,6 +284,12 @@ impl<'a> Generator<'a> {
             )
         );
         let _ = writeln!(out, "pub const SLOTS: usize = {};", p.initial.len());
+        let _ = writeln!(out, "pub const SYMBOL_COUNT: usize = {};", p.symbols.len());
+        let _ = writeln!(
+            out,
+            "pub const SMALL_VISIT_NODES: usize = {};",
+            self.small.iter().flatten().count()
+        );
         let _ = writeln!(out, "pub const BEGIN: u32 = {};", p.begin);
         let _ = writeln!(out, "pub const END: u32 = {};", p.end);
         let _ = writeln!(out, "pub const PLAYER_SLOT: u32 = {};", p.player_slot);
@@ -283,6 +309,18 @@ impl<'a> Generator<'a> {
                 .any(|i| i.visit_in_move && i.can_finish_move)
         );
         let _ = writeln!(out, "pub static PLAYERS: &[u32] = &[{}];", list(&p.players));
+        // Whether `random` may ever be on move (perft then merges its
+        // children by state, which needs them collected).
+        let may_be_random = p.initial[p.player_slot as usize] == p.random
+            || p.edges.iter().any(|e| match &e.action {
+                Action::AssignPlayer(Scalar::Symbol(s)) => *s == p.random,
+                Action::AssignPlayer(_) => true,
+                Action::Assign { target, .. } | Action::AssignAny { target, .. } => {
+                    target.base == p.player_slot
+                }
+                _ => false,
+            });
+        let _ = writeln!(out, "pub const MAY_BE_RANDOM: bool = {may_be_random};");
         let slots_of = |base: u32, table: u32| {
             let table = &p.key_tables[table as usize];
             list(p.players.iter().map(|&player| {
@@ -327,11 +365,16 @@ impl<'a> Generator<'a> {
         out.push_str("];\n");
         // The visit guards of ray loops (rg-core's `VisitGuard`): the
         // variable's slot and the bitset of values where the check is skipped.
-        out.push_str("pub static VISIT_GUARDS: &[(usize, &[u64])] = &[\n");
-        for g in &p.visit_guards {
-            let _ = writeln!(out, "    ({}, &[{}]),", g.slot, list(&g.safe));
+        for (k, g) in p.visit_guards.iter().enumerate() {
+            let _ = writeln!(out, "const GUARD_SLOT{k}: usize = {};", g.slot);
+            let _ = writeln!(
+                out,
+                "static GUARD{k}: [u64; {}] = [{}];",
+                g.safe.len(),
+                list(&g.safe)
+            );
         }
-        out.push_str("];\n\n");
+        out.push('\n');
 
         let n = p.nodes.len();
         let entries = self.move_entries();
@@ -397,7 +440,12 @@ impl<'a> Generator<'a> {
     /// `to` (a constant expression): `FOUND`, `NOT_FOUND` or `HALT`.
     fn enter_reach(&self, node: u32, to: &str) -> String {
         let info = self.p.node_info[node as usize];
-        let search = if info.visit_in_reach {
+        let search = if let Some((slot, k)) = self.small[node as usize] {
+            let skip = guard_test(info.reach_guard);
+            format!(
+                "if {skip}s.visit_small(d, {k}, s.v[{slot}], {node}) {{ r{node}::<{{ {to} }}>(s, d) }} else {{ NOT_FOUND }}"
+            )
+        } else if info.visit_in_reach {
             let skip = guard_test(info.reach_guard);
             format!(
                 "if {skip}s.visit_reach(d, {node}) {{ r{node}::<{{ {to} }}>(s, d) }} else {{ NOT_FOUND }}"
@@ -408,22 +456,25 @@ impl<'a> Generator<'a> {
         format!("(if {node} == {to} {{ FOUND }} else {{ {search} }})")
     }
 
-    /// Whether a check from `from` may meet a visited set (of its own
-    /// depth, which it then clears).
-    fn check_visits(&self, from: u32) -> bool {
+    /// Which visited sets of its own depth a check from `from` may meet
+    /// (and so clears): (hashed, small).
+    fn check_visits(&self, from: u32) -> (bool, bool) {
         let p = self.p;
         let mut seen = vec![false; p.nodes.len()];
         let mut stack = vec![from];
+        let (mut hashed, mut small) = (false, false);
         while let Some(node) = stack.pop() {
             if std::mem::replace(&mut seen[node as usize], true) {
                 continue;
             }
-            if p.node_info[node as usize].visit_in_reach {
-                return true;
+            if self.small[node as usize].is_some() {
+                small = true;
+            } else if p.node_info[node as usize].visit_in_reach {
+                hashed = true;
             }
             stack.extend(p.edges[p.edges_of(node)].iter().map(|e| e.target));
         }
-        false
+        (hashed, small)
     }
 
     /// Statement: enters `node` after an edge, with `restore` run after it
@@ -478,7 +529,7 @@ impl<'a> Generator<'a> {
                 let k = self.safe_tables.len();
                 self.safe_tables.push((slot, safe));
                 Some(format!(
-                    "let opened = !s.risky && {{ let x = s.v[{slot}]; !SAFE{k}.get((x >> 6) as usize).is_some_and(|w| (w >> (x & 63)) & 1 != 0) }} && s.open_risk();"
+                    "let opened = !s.is_risky() && {{ let x = s.v[{slot}]; !SAFE{k}.get((x >> 6) as usize).is_some_and(|w| (w >> (x & 63)) & 1 != 0) }} && s.open_risk();"
                 ))
             }
         }
@@ -543,7 +594,8 @@ impl<'a> Generator<'a> {
             Context::Move => info.visit_in_move,
             Context::Reach => info.visit_in_reach,
         };
-        if visits || self.cyclic[self.ctx_index()][node as usize] {
+        // (Visited checks count their step themselves, when not skipped.)
+        if !visits && self.cyclic[self.ctx_index()][node as usize] {
             let _ = writeln!(f, "    if s.tick(1, {node}) {{ return {}; }}", self.halt());
         }
         let tick = "";
@@ -727,10 +779,10 @@ impl<'a> Generator<'a> {
                 ),
             },
             Action::Reach { negated, from, to } => {
-                let clear = self.check_visits(*from);
+                let (clear, clear_small) = self.check_visits(*from);
                 let enter = self.enter_reach(*from, &format!("{to}u32"));
                 let call = format!(
-                    "{{ let d: usize = {depth}; let r = if {from} == {to} {{ FOUND }} else if s.begin_check(d, {from}, {clear}) {{ HALT }} else {{ {enter} }}; if r == HALT {{ return {halt}; }} r }}"
+                    "{{ let d: usize = {depth}; let r = if {from} == {to} {{ FOUND }} else if s.begin_check(d, {from}, {clear}, {clear_small}) {{ HALT }} else {{ {enter} }}; if r == HALT {{ return {halt}; }} r }}"
                 );
                 match memo.iter().position(|&c| c == (*from, *to)) {
                     Some(k) => format!(
@@ -921,7 +973,9 @@ impl<'a> Generator<'a> {
 /// when the guard's variable holds a safe value.
 fn guard_test(guard: Option<u32>) -> String {
     match guard {
-        Some(g) => format!("s.guard_skips({g}) || "),
+        Some(g) => format!(
+            "{{ let x = s.v[GUARD_SLOT{g}]; GUARD{g}.get((x >> 6) as usize).is_some_and(|w| (w >> (x & 63)) & 1 != 0) }} || "
+        ),
         None => String::new(),
     }
 }

@@ -18,6 +18,7 @@ use rg_core::engine::program::Program;
 mod analysis;
 mod cache;
 mod gen;
+mod invariants;
 mod renumber;
 pub use cache::{cached_binary, BuildOutcome};
 

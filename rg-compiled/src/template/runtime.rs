@@ -298,6 +298,48 @@ impl HashSet128 {
     }
 }
 
+/// A set of small integers (below `SMALL_VISIT_NODES * SYMBOL_COUNT`):
+/// one generation stamp per element, so clearing costs nothing.
+#[derive(Default)]
+pub struct StampSet {
+    stamps: Vec<u32>,
+    generation: u32,
+}
+
+impl StampSet {
+    #[inline(always)]
+    fn clear(&mut self) {
+        if self.generation == u32::MAX || self.stamps.is_empty() {
+            self.reset();
+        }
+        self.generation += 1;
+    }
+
+    #[cold]
+    fn reset(&mut self) {
+        if self.stamps.is_empty() {
+            self.stamps = vec![0; game::SMALL_VISIT_NODES * game::SYMBOL_COUNT];
+        } else {
+            self.stamps.fill(0);
+        }
+        self.generation = 0;
+    }
+
+    /// Adds `i`; false if it already was there.
+    #[inline(always)]
+    fn insert(&mut self, i: usize) -> bool {
+        match self.stamps.get_mut(i) {
+            Some(stamp) if *stamp == self.generation => false,
+            Some(stamp) => {
+                *stamp = self.generation;
+                true
+            }
+            // Values are symbols: never reached.
+            None => true,
+        }
+    }
+}
+
 /// A game state: node and semistate.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
@@ -393,7 +435,7 @@ impl Moves {
 }
 
 /// What a search does with a completed move walk.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Mode {
     /// Count distinct moves.
     Count,
@@ -404,6 +446,76 @@ enum Mode {
     /// Keep the first distinct move and count the others (keeper moves,
     /// which must be unique).
     First,
+    /// Perft in place: descend from each distinct move into the next
+    /// search (`Ctx::depth` is the depth left after this move).
+    Perft,
+    /// Perft in place through a keeper move (which must be unique): descend
+    /// from the first, count the others.
+    KeeperPerft,
+}
+
+/// The state of one move search. Perft nests searches (one per ply, each
+/// started from a completion of the one below), so this is saved and
+/// restored around a nested search; the tags of the outer searches stay
+/// below `tag_base`.
+#[derive(Clone, Copy, Debug)]
+struct Ctx {
+    mode: Mode,
+    /// Perft modes: the depth left below this search's moves.
+    depth: u32,
+    /// Index of the per-level sets (visited, deduplication).
+    level: usize,
+    tag_base: usize,
+    stop_at_first: bool,
+    /// Inside a risky branch: completions are deduplicated by the tags
+    /// emitted since `risk_start`, salted with the branch's instance
+    /// number (`Search::rid`).
+    risky: bool,
+    risk_start: usize,
+    /// Whether tags are recorded: when collecting moves, or inside a risky
+    /// branch (outside, nothing reads them unless visited sets are kept
+    /// per prefix, see `recording`).
+    record: bool,
+    /// Completions are only counted (count mode, outside risky branches,
+    /// not stopping at the first).
+    fast: bool,
+    /// Distinct moves met.
+    count: u64,
+    steps: u64,
+    /// First modes: the dedup key of the kept move, if it was risky.
+    chosen_key: Option<u128>,
+}
+
+impl Ctx {
+    fn new(mode: Mode, depth: u32, level: usize, tag_base: usize, stop_at_first: bool) -> Ctx {
+        Ctx {
+            mode,
+            depth,
+            level,
+            tag_base,
+            stop_at_first,
+            risky: false,
+            risk_start: tag_base,
+            record: mode == Mode::Collect,
+            fast: mode == Mode::Count && !stop_at_first,
+            count: 0,
+            steps: 0,
+            chosen_key: None,
+        }
+    }
+}
+
+/// Sets kept per search level.
+#[derive(Default)]
+struct Level {
+    visited: HashSet128,
+    /// Keys of the risky completions met.
+    seen: HashSet128,
+    /// Risky completions: key -> move index (collect) or next-state hash.
+    keyed: HashMap<u128, u128, Prehashed>,
+    /// First modes, when walks after the first are checked: the kept
+    /// move's state.
+    chosen: Vec<u32>,
 }
 
 /// The search machinery; the generated node functions work on it.
@@ -417,41 +529,24 @@ pub struct Search {
     pub hv: bool,
     pub tags: Vec<u32>,
     /// Hashes of the tag prefixes (games whose move searches keep
-    /// visited sets, which are per prefix).
+    /// visited sets, which are per prefix), aligned with `tags`.
     prefix: Vec<u128>,
     vis: Vec<u64>,
-    visited: HashSet128,
     reach_visited: Vec<HashSet128>,
-    steps: u64,
+    /// Per check depth, the visited sets keyed by one slot.
+    small_visited: Vec<StampSet>,
     pub options: Options,
     pub fault: Option<Fault>,
-    stop_at_first: bool,
-    mode: Mode,
-    /// Inside a risky branch: completions are deduplicated by the tags
-    /// emitted since `risk_start`, salted with the branch's instance
-    /// number `rid`.
-    pub risky: bool,
-    /// Whether tags are recorded: when collecting moves, or inside a risky
-    /// branch (outside, nothing reads them unless visited sets are kept
-    /// per prefix, see `recording`).
-    record: bool,
-    /// Completions are only counted (count mode, outside risky branches,
-    /// not stopping at the first).
-    fast: bool,
+    c: Ctx,
+    levels: Vec<Level>,
+    /// Risky branch instances opened so far (never reused).
     rid: u64,
-    risk_start: usize,
-    /// Completions outside risky branches (distinct by construction).
-    count: u64,
-    /// Keys of the completions inside risky branches.
-    seen: HashSet128,
-    /// Collect and sample modes: key -> move index or state hash.
-    keyed: HashMap<u128, u128, Prehashed>,
+    /// Perft: leaves counted.
+    leaves: u64,
     moves: Moves,
     rng: Rng,
     chosen_node: u32,
     chosen: Vec<u32>,
-    /// First mode: the dedup key of the kept move, if it was risky.
-    chosen_key: Option<u128>,
 }
 
 impl Search {
@@ -463,50 +558,46 @@ impl Search {
             tags: Vec::with_capacity(64),
             prefix: Vec::with_capacity(64),
             vis: Vec::new(),
-            visited: HashSet128::default(),
             reach_visited: Vec::new(),
-            steps: 0,
+            small_visited: Vec::new(),
             options,
             fault: None,
-            stop_at_first: false,
-            mode: Mode::Count,
-            risky: false,
-            record: false,
-            fast: false,
+            c: Ctx::new(Mode::Count, 0, 0, 0, false),
+            levels: vec![Level::default()],
             rid: 0,
-            risk_start: 0,
-            count: 0,
-            seen: HashSet128::default(),
-            keyed: HashMap::default(),
+            leaves: 0,
             moves: Moves::default(),
             rng: Rng::new(0),
             chosen_node: 0,
             chosen: vec![0; game::SLOTS],
-            chosen_key: None,
         })
     }
 
+    /// Starts a search of level `level` (its sets cleared).
+    fn enter_level(&mut self, mode: Mode, depth: u32, level: usize) {
+        let stop_at_first = self.options.first_keeper_walk
+            && self.v[game::PLAYER_SLOT as usize] == game::KEEPER;
+        self.c = Ctx::new(mode, depth, level, self.tags.len(), stop_at_first);
+        if self.levels.len() <= level {
+            self.levels.resize_with(level + 1, Level::default);
+        }
+        let l = &mut self.levels[level];
+        l.visited.clear();
+        l.seen.clear();
+        if !l.keyed.is_empty() {
+            l.keyed.clear();
+        }
+    }
+
+    /// Loads a state for a search at level 0.
     fn load(&mut self, values: &[u32], mode: Mode) {
         self.v.copy_from_slice(values);
         self.hv = false;
         self.tags.clear();
         self.prefix.clear();
         self.vis.clear();
-        self.visited.clear();
-        self.steps = 0;
         self.fault = None;
-        self.stop_at_first = self.options.first_keeper_walk
-            && values[game::PLAYER_SLOT as usize] == game::KEEPER;
-        self.mode = mode;
-        self.risky = false;
-        self.record = mode == Mode::Collect;
-        self.fast = mode == Mode::Count && !self.stop_at_first;
-        self.count = 0;
-        self.chosen_key = None;
-        self.seen.clear();
-        if !self.keyed.is_empty() {
-            self.keyed.clear();
-        }
+        self.enter_level(mode, 0, 0);
     }
 
     /// Runs the move search of the loaded state from `node`.
@@ -516,6 +607,11 @@ impl Search {
             Some(f) => Err(f),
             None => Ok(()),
         }
+    }
+
+    /// Distinct moves the current search met.
+    fn found(&self) -> u64 {
+        self.c.count
     }
 
     // ---- faults and limits ------------------------------------------------
@@ -561,8 +657,8 @@ impl Search {
     /// Counts `n` search steps; true (stop) past the step limit.
     #[inline(always)]
     pub fn tick(&mut self, n: u64, node: u32) -> bool {
-        self.steps += n;
-        if self.steps > self.options.step_limit {
+        self.c.steps += n;
+        if self.c.steps > self.options.step_limit {
             self.step_limit_fault(node);
             return true;
         }
@@ -612,29 +708,31 @@ impl Search {
     }
 
     /// Marks (node, semistate, tag prefix) visited in the move search;
-    /// false if it already was.
+    /// false if it already was (or past the step limit: the fault then
+    /// stops the search). A visited check counts one search step.
     #[inline]
     pub fn visit_move(&mut self, node: u32) -> bool {
-        let prefix = self.prefix.last().copied().unwrap_or(0);
+        if self.tick(1, node) {
+            return false;
+        }
+        let prefix = if self.tags.len() > self.c.tag_base {
+            self.prefix.last().copied().unwrap_or(0)
+        } else {
+            0
+        };
         let key = self.state_hash() ^ prefix ^ node_contribution(node);
-        self.visited.insert(key)
+        self.levels[self.c.level].visited.insert(key)
     }
 
-    /// Marks (node, semistate) visited in the reachability search at `depth`.
+    /// Marks (node, semistate) visited in the reachability search at
+    /// `depth` (counting a step, as `visit_move`).
     #[inline]
     pub fn visit_reach(&mut self, depth: usize, node: u32) -> bool {
+        if self.tick(1, node) {
+            return false;
+        }
         let key = self.state_hash() ^ node_contribution(node);
         self.reach_visited[depth].insert(key)
-    }
-
-    /// Whether the visited check under visit guard `g` can be skipped (the
-    /// guard's variable holds a value on no cycle of its loop's maps).
-    #[inline(always)]
-    pub fn guard_skips(&self, g: usize) -> bool {
-        let (slot, safe) = game::VISIT_GUARDS[g];
-        let x = self.v[slot];
-        safe.get((x >> 6) as usize)
-            .is_some_and(|word| (word >> (x & 63)) & 1 != 0)
     }
 
     // ---- tags and risky branches ------------------------------------------
@@ -642,25 +740,29 @@ impl Search {
     /// Whether tags must be recorded now (`push_tag`, `pop_tag`).
     #[inline(always)]
     pub fn recording(&self) -> bool {
-        game::TRACK_PREFIX || self.record
+        game::TRACK_PREFIX || self.c.record
     }
 
     /// Appends a tag; true (stop) past the tag limit.
     #[inline(always)]
     pub fn push_tag(&mut self, tag: u32, node: u32) -> bool {
-        let position = self.tags.len();
+        let position = self.tags.len() - self.c.tag_base;
         if position >= MAX_MOVE_TAGS {
             self.fail_at("move search does not terminate: a move has too many tags", node);
             return true;
         }
-        self.tags.push(tag);
         if game::TRACK_PREFIX {
-            let h = self.prefix.last().copied().unwrap_or(0) ^ tag_contribution(position, tag);
-            self.prefix.push(h);
+            let last = if position > 0 {
+                self.prefix.last().copied().unwrap_or(0)
+            } else {
+                0
+            };
+            self.prefix.push(last ^ tag_contribution(position, tag));
         }
         if game::VISIBILITY_CHANGES {
-            self.record_visibility(position);
+            self.record_visibility(self.tags.len());
         }
+        self.tags.push(tag);
         false
     }
 
@@ -688,33 +790,39 @@ impl Search {
     /// (unless already inside one); true if this call opened it.
     #[inline(always)]
     pub fn open_risk(&mut self) -> bool {
-        if self.risky {
+        if self.c.risky {
             return false;
         }
-        self.risky = true;
-        self.record = true;
-        self.fast = false;
+        self.c.risky = true;
+        self.c.record = true;
+        self.c.fast = false;
         self.rid += 1;
-        self.risk_start = self.tags.len();
+        self.c.risk_start = self.tags.len();
         true
+    }
+
+    /// Whether the search is inside a risky branch.
+    #[inline(always)]
+    pub fn is_risky(&self) -> bool {
+        self.c.risky
     }
 
     /// Leaves the risky branch `open_risk` opened.
     #[inline(always)]
     pub fn close_risk(&mut self) {
-        self.risky = false;
-        self.record = self.mode == Mode::Collect;
-        self.fast = self.mode == Mode::Count && !self.stop_at_first;
+        self.c.risky = false;
+        self.c.record = self.c.mode == Mode::Collect;
+        self.c.fast = self.c.mode == Mode::Count && !self.c.stop_at_first;
     }
 
     /// The dedup key of a completion inside a risky branch: the branch
     /// instance and the tags emitted since it.
     fn risk_key(&self) -> u128 {
         let mut key = z(usize::MAX >> 1, self.rid as u32) ^ z(usize::MAX >> 2, (self.rid >> 32) as u32);
-        for (k, &t) in self.tags[self.risk_start..].iter().enumerate() {
+        for (k, &t) in self.tags[self.c.risk_start..].iter().enumerate() {
             key ^= tag_contribution(k, t);
         }
-        key ^ z(usize::MAX >> 3, (self.tags.len() - self.risk_start) as u32)
+        key ^ z(usize::MAX >> 3, (self.tags.len() - self.c.risk_start) as u32)
     }
 
     // ---- move completion --------------------------------------------------
@@ -723,108 +831,254 @@ impl Search {
     /// search must end.
     #[inline(always)]
     pub fn complete(&mut self, target: u32, player: u32) -> bool {
-        if self.fast {
-            self.count += 1;
+        if self.c.fast {
+            self.c.count += 1;
             return false;
         }
-        if self.mode == Mode::Count {
-            if self.risky {
-                let key = self.risk_key();
-                self.seen.insert(key);
-            } else {
-                self.count += 1;
-            }
-        } else if self.complete_slow(target, player) {
-            return true;
-        }
-        self.stop_at_first
+        self.complete_slow(target, player)
     }
 
     /// The hash of the state a completion leads to (computed afresh:
     /// writes below which no visited set lies do not keep `h` current).
-    fn next_hash(&mut self, target: u32, player: u32) -> u128 {
+    fn next_hash(&self, target: u32, player: u32) -> u128 {
         let slot = game::PLAYER_SLOT as usize;
         let old = self.v[slot];
         hash_values(&self.v) ^ z(slot, old) ^ z(slot, player) ^ node_contribution(target)
     }
 
     /// Whether the current values, with `player` on move, are the kept
-    /// move's.
-    fn same_as_chosen(&self, player: u32) -> bool {
+    /// move's (of level `level`, or the search's `chosen` at level 0).
+    fn same_as(&self, kept: &[u32], player: u32) -> bool {
         let slot = game::PLAYER_SLOT as usize;
-        (0..game::SLOTS).all(|k| self.chosen[k] == if k == slot { player } else { self.v[k] })
+        (0..game::SLOTS).all(|k| kept[k] == if k == slot { player } else { self.v[k] })
+    }
+
+    /// A risky completion seen before: whether it leads to the state it led
+    /// to then (else the move is ambiguous: a fault). `None`: first time.
+    fn risky_again(&mut self, key: u128, target: u32, player: u32) -> Option<bool> {
+        let hash = self.next_hash(target, player);
+        let level = &mut self.levels[self.c.level];
+        match level.keyed.get(&key) {
+            Some(&previous) if previous == hash => Some(true),
+            Some(_) => {
+                self.ambiguous("the walks end in different states");
+                Some(false)
+            }
+            None => {
+                level.keyed.insert(key, hash);
+                None
+            }
+        }
     }
 
     #[inline(never)]
     fn complete_slow(&mut self, target: u32, player: u32) -> bool {
         // The first keeper walk ends the search: nothing to deduplicate.
-        let key = if self.risky && !self.stop_at_first {
+        let key = if self.c.risky && !self.c.stop_at_first {
             Some(self.risk_key())
         } else {
             None
         };
-        match self.mode {
-            Mode::Count => unreachable!("counted inline"),
+        match self.c.mode {
+            Mode::Count => {
+                if let Some(key) = key {
+                    if self.levels[self.c.level].seen.insert(key) {
+                        self.c.count += 1;
+                    }
+                } else {
+                    self.c.count += 1;
+                }
+            }
             Mode::Collect => {
                 if let Some(key) = key {
-                    if let Some(&index) = self.keyed.get(&key) {
+                    if let Some(&index) = self.levels[self.c.level].keyed.get(&key) {
                         return self.check_same(index as usize, target, player);
                     }
-                    self.keyed.insert(key, self.moves.len() as u128);
+                    let index = self.moves.len() as u128;
+                    self.levels[self.c.level].keyed.insert(key, index);
                 }
+                self.c.count += 1;
+                let base = self.c.tag_base;
                 let m = &mut self.moves;
                 m.nodes.push(target);
                 let start = m.values.len();
                 m.values.extend_from_slice(&self.v);
                 m.values[start + game::PLAYER_SLOT as usize] = player;
-                m.tags.extend_from_slice(&self.tags);
+                m.tags.extend_from_slice(&self.tags[base..]);
                 m.tag_start.push(m.tags.len() as u32);
                 if game::VISIBILITY_CHANGES {
-                    m.visibility.extend_from_slice(&self.vis[..self.tags.len()]);
+                    m.visibility.extend_from_slice(&self.vis[base..self.tags.len()]);
                 }
             }
             Mode::First => {
-                if self.count == 0 {
-                    self.count = 1;
-                    self.chosen_key = key;
+                if self.c.count == 0 {
+                    self.c.count = 1;
+                    self.c.chosen_key = key;
                     self.chosen_node = target;
                     self.chosen.copy_from_slice(&self.v);
                     self.chosen[game::PLAYER_SLOT as usize] = player;
-                } else if key.is_some() && key == self.chosen_key {
+                } else if key.is_some() && key == self.c.chosen_key {
                     // The kept move's tags again: the same state, or the
                     // move is ambiguous. (Any other move makes the count
                     // wrong for a keeper whatever the states.)
-                    if self.chosen_node != target || !self.same_as_chosen(player) {
+                    if self.chosen_node != target || !self.same_as(&self.chosen, player) {
                         self.ambiguous("the walks end in different states");
                         return true;
                     }
                 } else {
-                    self.count += 1;
+                    self.c.count += 1;
                 }
             }
             Mode::Sample => {
                 if let Some(key) = key {
-                    let hash = self.next_hash(target, player);
-                    match self.keyed.get(&key) {
-                        Some(&previous) if previous == hash => return false,
-                        Some(_) => {
-                            self.ambiguous("the walks end in different states");
-                            return true;
-                        }
-                        None => {
-                            self.keyed.insert(key, hash);
-                        }
+                    match self.risky_again(key, target, player) {
+                        Some(true) => return false,
+                        Some(false) => return true,
+                        None => {}
                     }
                 }
-                self.count += 1;
-                if self.rng.below(self.count) == 0 {
+                self.c.count += 1;
+                if self.rng.below(self.c.count) == 0 {
                     self.chosen_node = target;
                     self.chosen.copy_from_slice(&self.v);
                     self.chosen[game::PLAYER_SLOT as usize] = player;
                 }
             }
+            Mode::Perft => {
+                if let Some(key) = key {
+                    match self.risky_again(key, target, player) {
+                        Some(true) => return false,
+                        Some(false) => return true,
+                        None => {}
+                    }
+                }
+                self.c.count += 1;
+                if self.descend_with(target, player, self.c.depth) {
+                    return true;
+                }
+            }
+            Mode::KeeperPerft => {
+                if self.c.count == 0 {
+                    self.c.count = 1;
+                    self.c.chosen_key = key;
+                    if !self.c.stop_at_first {
+                        // Kept to check the walks after it.
+                        let level = self.c.level;
+                        let slot = game::PLAYER_SLOT as usize;
+                        let kept = &mut self.levels[level].chosen;
+                        kept.clear();
+                        kept.extend_from_slice(&self.v);
+                        kept[slot] = player;
+                        kept.push(target);
+                    }
+                    if self.descend_with(target, player, self.c.depth) {
+                        return true;
+                    }
+                } else if key.is_some() && key == self.c.chosen_key {
+                    let kept = std::mem::take(&mut self.levels[self.c.level].chosen);
+                    let same = kept.last() == Some(&target) && self.same_as(&kept, player);
+                    self.levels[self.c.level].chosen = kept;
+                    if !same {
+                        self.ambiguous("the walks end in different states");
+                        return true;
+                    }
+                } else {
+                    self.c.count += 1;
+                }
+            }
+        }
+        self.c.stop_at_first
+    }
+
+    // ---- perft in place ------------------------------------------------------
+
+    /// Perft below the move just completed (to `target`, `player` on
+    /// move): the player is set in place for the nested search and
+    /// restored. True (stop) on a fault.
+    fn descend_with(&mut self, target: u32, player: u32, depth: u32) -> bool {
+        let slot = game::PLAYER_SLOT as usize;
+        let old = self.v[slot];
+        self.v[slot] = player;
+        let halt = self.descend(target, depth);
+        self.v[slot] = old;
+        halt
+    }
+
+    /// Counts the perft leaves below the current values at `node`, `depth`
+    /// plies deep (rg.md §6; keeper moves applied, not counted). True
+    /// (stop) on a fault.
+    fn descend(&mut self, node: u32, depth: u32) -> bool {
+        if depth == 0 {
+            self.leaves += 1;
+            return false;
+        }
+        if node == game::END {
+            return false;
+        }
+        match player_of(&self.v) {
+            Player::Keeper if !self.options.expose_keeper => {
+                self.nested(node, Mode::KeeperPerft, depth)
+            }
+            Player::Keeper => self.nested(node, Mode::Perft, depth),
+            Player::Real(_) if depth == 1 => self.nested(node, Mode::Count, 0),
+            _ => self.nested(node, Mode::Perft, depth - 1),
+        }
+    }
+
+    /// Runs a search nested in the current one (from one of its
+    /// completions), on the same values; true (stop) on a fault.
+    fn nested(&mut self, node: u32, mode: Mode, depth: u32) -> bool {
+        let outer = self.c;
+        let hash = (self.h, self.hv);
+        // The writes of the outer search may have left `h` stale where
+        // nothing read it.
+        self.hv = false;
+        self.enter_level(mode, depth, outer.level + 1);
+        game::moves_from(self, node);
+        let inner = self.c;
+        self.c = outer;
+        (self.h, self.hv) = hash;
+        if self.fault.is_some() {
+            return true;
+        }
+        match mode {
+            Mode::Count => self.leaves += inner.count,
+            Mode::KeeperPerft if inner.count != 1 => {
+                let message = if inner.count == 0 {
+                    format!(
+                        "game unexpectedly ended: the keeper has no legal move in node {}",
+                        game::NODES[node as usize]
+                    )
+                } else {
+                    format!(
+                        "keeper had {} moves in node {}; it must have exactly one",
+                        inner.count,
+                        game::NODES[node as usize]
+                    )
+                };
+                self.fail(Fault::Message(message));
+                return true;
+            }
+            _ => {}
         }
         false
+    }
+
+    /// Perft of a loaded state in place (games without random moves).
+    fn perft_in_place(&mut self, node: u32, values: &[u32], depth: u32) -> R<u64> {
+        self.v.copy_from_slice(values);
+        self.hv = false;
+        self.tags.clear();
+        self.prefix.clear();
+        self.vis.clear();
+        self.fault = None;
+        self.leaves = 0;
+        self.c = Ctx::new(Mode::Perft, depth, 0, 0, false);
+        self.descend(node, depth);
+        match self.fault.take() {
+            Some(f) => Err(f),
+            None => Ok(self.leaves),
+        }
     }
 
     /// A second walk with the tags of collected move `index`: it must lead
@@ -934,7 +1188,7 @@ impl Search {
     /// restores what it changes); `clear`: its visited set is used. True
     /// (stop) when checks nest too deeply.
     #[inline(always)]
-    pub fn begin_check(&mut self, depth: usize, from: u32, clear: bool) -> bool {
+    pub fn begin_check(&mut self, depth: usize, from: u32, clear: bool, clear_small: bool) -> bool {
         if depth > MAX_CHECK_NESTING {
             self.fail_at(
                 "reachability checks nested more than 1000 deep; stopping instead of overflowing the stack",
@@ -948,7 +1202,24 @@ impl Search {
             }
             self.reach_visited[depth].clear();
         }
+        if clear_small {
+            if self.small_visited.len() <= depth {
+                self.small_visited.resize_with(depth + 1, StampSet::default);
+            }
+            self.small_visited[depth].clear();
+        }
         false
+    }
+
+    /// Marks (node `k` of the small visited sets, `value` of its slot)
+    /// visited in the reachability search at `depth`; false if it already
+    /// was.
+    #[inline(always)]
+    pub fn visit_small(&mut self, depth: usize, k: usize, value: u32, node: u32) -> bool {
+        if self.tick(1, node) {
+            return false;
+        }
+        self.small_visited[depth].insert(k * game::SYMBOL_COUNT + value as usize)
     }
 }
 
@@ -1047,7 +1318,7 @@ impl Model {
         let s = &mut self.search;
         s.load(values, Mode::Count);
         s.run(node)?;
-        Ok(s.count + s.seen.len() as u64)
+        Ok(s.found())
     }
 
     /// Runs a search that keeps one distinct move (the first, or one
@@ -1057,7 +1328,7 @@ impl Model {
         let s = &mut self.search;
         s.load(values, mode);
         s.run(node)?;
-        Ok(s.count)
+        Ok(s.found())
     }
 
     /// Applies keeper moves until a non-keeper is on move or the game ends.
@@ -1115,7 +1386,12 @@ impl Model {
 
     /// Perft as `rg_core::model::perft` counts it (rg.md §6).
     pub fn perft(&mut self, state: &State, depth: u32) -> R<u64> {
-        self.perft_from(state.node, &state.values, depth)
+        if game::MAY_BE_RANDOM {
+            // Random children are merged by state: collected.
+            self.perft_from(state.node, &state.values, depth)
+        } else {
+            self.search.perft_in_place(state.node, &state.values, depth)
+        }
     }
 
     fn perft_from(&mut self, node: u32, values: &[u32], depth: u32) -> R<u64> {

@@ -1,0 +1,568 @@
+//! State slots that no move walk ever writes, so they hold their initial
+//! value in every reachable state — typically the off-board entry of an
+//! RBG translation's board (`board[null] == null`), which its tests rely
+//! on to stop rays at the edge. The distinctness proof (`analysis`) reads
+//! these slots' values instead of treating them as unknown.
+//!
+//! The set is the greatest fixpoint of: assume a set `C` of slots
+//! constant; compute, flow-sensitively over the move searches (the edges
+//! a search follows, across moves; checks change nothing outside
+//! themselves), the symbols each scalar variable may hold at each node,
+//! refining a variable through the tests it alone decides (`board[coord]
+//! == e` keeps only the squares whose board entry may be `e`, and a slot
+//! of `C` may only hold its initial value); every map entry some write
+//! may reach leaves `C`. Repeat until no write reaches `C`: then, by
+//! induction over the plays, no slot of `C` ever changes.
+
+use rg_core::engine::program::{Action, Code, KeyStep, Op, Operand, Program, Scalar, Space, Step};
+
+/// A set of symbols.
+#[derive(Clone, PartialEq, Eq)]
+struct Symbols(Vec<u64>);
+
+impl Symbols {
+    fn empty(n: usize) -> Symbols {
+        Symbols(vec![0; n.div_ceil(64)])
+    }
+
+    fn all(n: usize) -> Symbols {
+        let mut s = Symbols::empty(n);
+        for k in 0..n {
+            s.insert(k as u32);
+        }
+        s
+    }
+
+    fn one(n: usize, x: u32) -> Symbols {
+        let mut s = Symbols::empty(n);
+        s.insert(x);
+        s
+    }
+
+    fn insert(&mut self, x: u32) {
+        if let Some(w) = self.0.get_mut((x / 64) as usize) {
+            *w |= 1 << (x % 64);
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// Adds `other`; whether anything was new.
+    fn union(&mut self, other: &Symbols) -> bool {
+        let mut changed = false;
+        for (a, &b) in self.0.iter_mut().zip(&other.0) {
+            let merged = *a | b;
+            changed |= merged != *a;
+            *a = merged;
+        }
+        changed
+    }
+
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.0.iter().enumerate().flat_map(|(k, &w)| {
+            (0..64)
+                .filter(move |b| (w >> b) & 1 != 0)
+                .map(move |b| (k * 64 + b) as u32)
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+}
+
+/// Most candidate combinations of keys a read or a write is evaluated
+/// for; past it the result is "anything".
+const MAX_COMBINATIONS: usize = 4096;
+/// Work (node visits times tracked variables) before the analysis gives
+/// up and declares nothing constant.
+const BUDGET: u64 = 50_000_000;
+
+struct Analysis<'a> {
+    p: &'a Program,
+    n: usize,
+    /// Dense index of each tracked (scalar variable) slot.
+    tracked: Vec<Option<usize>>,
+    constant: Vec<bool>,
+    budget: u64,
+}
+
+type Env = Vec<Symbols>;
+
+impl Analysis<'_> {
+    /// The symbols state slot `slot` may hold when read through a map.
+    fn state_value(&self, env: &Env, slot: u32) -> Symbols {
+        match self.tracked.get(slot as usize).copied().flatten() {
+            Some(k) => env[k].clone(),
+            None if self.constant.get(slot as usize) == Some(&true) => {
+                Symbols::one(self.n, self.p.initial[slot as usize])
+            }
+            None => Symbols::all(self.n),
+        }
+    }
+
+    /// The offsets `base + Σ slot(key_i) * stride_i` for the key sets, or
+    /// `None` past the combination limit. Keys outside a key type give the
+    /// step's fallback value instead (`Err`).
+    fn offsets(
+        &self,
+        base: u32,
+        keys: &[Symbols],
+        steps: &[KeyStep],
+    ) -> Option<(Vec<u32>, Vec<u32>)> {
+        let mut offsets = vec![base];
+        let mut fallbacks = Vec::new();
+        for (key, step) in keys.iter().zip(steps) {
+            let mut next = Vec::new();
+            for &o in &offsets {
+                for k in key.iter() {
+                    match self.p.key_tables[step.table as usize].slot(k) {
+                        Some(i) => next.push(o + i * step.stride),
+                        None if step.fallback != u32::MAX => fallbacks.push(step.fallback),
+                        None => {}
+                    }
+                }
+            }
+            if next.len() > MAX_COMBINATIONS {
+                return None;
+            }
+            offsets = next;
+        }
+        Some((offsets, fallbacks))
+    }
+
+    fn load(
+        &self,
+        env: &Env,
+        space: Space,
+        base: u32,
+        keys: &[Symbols],
+        steps: &[KeyStep],
+    ) -> Symbols {
+        let Some((offsets, fallbacks)) = self.offsets(base, keys, steps) else {
+            return Symbols::all(self.n);
+        };
+        let mut out = Symbols::empty(self.n);
+        for f in fallbacks {
+            out.insert(f);
+        }
+        for o in offsets {
+            match space {
+                Space::Pool => {
+                    if let Some(&v) = self.p.pool.get(o as usize) {
+                        out.insert(v);
+                    }
+                }
+                Space::State => {
+                    out.union(&self.state_value(env, o));
+                }
+            }
+        }
+        out
+    }
+
+    fn eval(&self, env: &Env, e: &Scalar) -> Symbols {
+        match e {
+            Scalar::Symbol(s) => Symbols::one(self.n, *s),
+            Scalar::Slot(slot) => self.state_value(env, *slot),
+            Scalar::Indexed(ix) => {
+                let key = self.state_value(env, ix.key_slot);
+                let step = KeyStep {
+                    table: ix.table,
+                    contiguous: ix.contiguous,
+                    min: ix.min,
+                    count: ix.count,
+                    stride: ix.stride,
+                    fallback: ix.fallback,
+                };
+                self.load(env, ix.space, ix.base, &[key], &[step])
+            }
+            Scalar::Code(code) => self.eval_code(env, code),
+            Scalar::Access(path) => {
+                let keys: Vec<Symbols> =
+                    path.steps.iter().map(|s| self.eval(env, &s.key)).collect();
+                self.load(env, path.space, path.base, &keys, &key_steps(&path.steps))
+            }
+        }
+    }
+
+    fn eval_code(&self, env: &Env, code: &Code) -> Symbols {
+        let mut stack: Vec<Symbols> = Vec::new();
+        for op in &code.ops {
+            match *op {
+                Op::Symbol(s) => stack.push(Symbols::one(self.n, s)),
+                Op::Slot(slot) => stack.push(self.state_value(env, slot)),
+                Op::Load {
+                    space,
+                    base,
+                    first,
+                    count,
+                } => {
+                    let keys = stack.split_off(stack.len().saturating_sub(count as usize));
+                    let steps = &code.steps[first as usize..(first + count) as usize];
+                    stack.push(self.load(env, space, base, &keys, steps));
+                }
+            }
+        }
+        stack.pop().unwrap_or_else(|| Symbols::all(self.n))
+    }
+
+    /// Whether `l op r` may hold.
+    fn may_pass(&self, env: &Env, negated: bool, lhs: &Scalar, rhs: &Scalar) -> bool {
+        let (l, r) = (self.eval(env, lhs), self.eval(env, rhs));
+        if negated {
+            !(l.len() == 1 && l == r)
+        } else {
+            l.0.iter().zip(&r.0).any(|(a, b)| a & b != 0)
+        }
+    }
+
+    /// The environment after a test, or `None` when it cannot pass. A
+    /// test reading one tracked variable keeps the values that may pass.
+    fn test(&self, env: &Env, negated: bool, lhs: &Scalar, rhs: &Scalar) -> Option<Env> {
+        let mut read = Vec::new();
+        read_slots(lhs, &mut read);
+        read_slots(rhs, &mut read);
+        read.sort_unstable();
+        read.dedup();
+        let tracked: Vec<usize> = read
+            .iter()
+            .filter_map(|&s| self.tracked.get(s as usize).copied().flatten())
+            .collect();
+        if let [x] = tracked[..] {
+            let mut kept = Symbols::empty(self.n);
+            let mut probe = env.clone();
+            for a in env[x].iter() {
+                probe[x] = Symbols::one(self.n, a);
+                if self.may_pass(&probe, negated, lhs, rhs) {
+                    kept.insert(a);
+                }
+            }
+            if kept.is_empty() {
+                return None;
+            }
+            let mut out = env.clone();
+            out[x] = kept;
+            return Some(out);
+        }
+        self.may_pass(env, negated, lhs, rhs).then(|| env.clone())
+    }
+
+    /// Marks the map entries a write may reach.
+    fn write(&self, env: &Env, base: u32, steps: &[Step], size: u32, written: &mut [bool]) {
+        let keys: Vec<Symbols> = steps.iter().map(|s| self.eval(env, &s.key)).collect();
+        match self.offsets(base, &keys, &key_steps(steps)) {
+            Some((offsets, _)) => {
+                for o in offsets {
+                    for k in o..o + size {
+                        if let Some(w) = written.get_mut(k as usize) {
+                            *w = true;
+                        }
+                    }
+                }
+            }
+            None => {
+                // Too many keys: the whole variable (from its base).
+                let end = self.variable_end(base);
+                for w in written.iter_mut().take(end).skip(base as usize) {
+                    *w = true;
+                }
+            }
+        }
+    }
+
+    /// The end of the variable starting at `base`.
+    fn variable_end(&self, base: u32) -> usize {
+        self.p
+            .variables
+            .iter()
+            .find(|(_, b, _)| *b == base)
+            .map_or(self.p.initial.len(), |(_, b, layout)| {
+                (*b + layout.size()) as usize
+            })
+    }
+
+    /// One data-flow pass under the current `constant`; returns the slots
+    /// written, or `None` when the budget ran out.
+    fn pass(&mut self) -> Option<Vec<bool>> {
+        let p = self.p;
+        let nodes = p.nodes.len();
+        let tracked_count = self.tracked.iter().flatten().count();
+        let mut state: Vec<Option<Env>> = vec![None; nodes];
+        let initial: Env = self
+            .tracked
+            .iter()
+            .enumerate()
+            .filter_map(|(slot, t)| t.map(|_| Symbols::one(self.n, p.initial[slot])))
+            .collect();
+        state[p.begin as usize] = Some(initial);
+        let mut work = vec![p.begin];
+        let mut queued = vec![false; nodes];
+        queued[p.begin as usize] = true;
+        let mut written = vec![false; p.initial.len()];
+        while let Some(node) = work.pop() {
+            queued[node as usize] = false;
+            let cost = (tracked_count as u64 + 1) * p.edges_of(node).len() as u64;
+            if self.budget < cost {
+                return None;
+            }
+            self.budget -= cost;
+            if node == p.end || !p.node_info[node as usize].can_finish_move {
+                continue;
+            }
+            let Some(env) = state[node as usize].clone() else {
+                continue;
+            };
+            for e in &p.edges[p.edges_of(node)] {
+                let next: Option<Env> = match &e.action {
+                    Action::Skip
+                    | Action::Tag(_)
+                    | Action::VarTag(_)
+                    | Action::Reach { .. }
+                    | Action::Compare { .. } => Some(env.clone()),
+                    Action::CompareScalars { negated, lhs, rhs } => {
+                        self.test(&env, *negated, lhs, rhs)
+                    }
+                    Action::Assign { target, value } => {
+                        match self.tracked.get(target.base as usize).copied().flatten() {
+                            Some(x) if target.steps.is_empty() => {
+                                let v = match value {
+                                    Operand::Scalar(v) => self.eval(&env, v),
+                                    Operand::Region(_) => Symbols::all(self.n),
+                                };
+                                (!v.is_empty()).then(|| {
+                                    let mut out = env.clone();
+                                    out[x] = v;
+                                    out
+                                })
+                            }
+                            _ => {
+                                self.write(
+                                    &env,
+                                    target.base,
+                                    &target.steps,
+                                    target.layout.size(),
+                                    &mut written,
+                                );
+                                Some(env.clone())
+                            }
+                        }
+                    }
+                    Action::AssignAny { target, symbols } => {
+                        match self.tracked.get(target.base as usize).copied().flatten() {
+                            Some(x) if target.steps.is_empty() => {
+                                let mut v = Symbols::empty(self.n);
+                                for &s in symbols {
+                                    v.insert(s);
+                                }
+                                let mut out = env.clone();
+                                out[x] = v;
+                                Some(out)
+                            }
+                            _ => {
+                                self.write(
+                                    &env,
+                                    target.base,
+                                    &target.steps,
+                                    target.layout.size(),
+                                    &mut written,
+                                );
+                                Some(env.clone())
+                            }
+                        }
+                    }
+                    Action::AssignPlayer(v) => {
+                        let v = self.eval(&env, v);
+                        let mut out = env.clone();
+                        if let Some(x) = self.tracked.get(p.player_slot as usize).copied().flatten()
+                        {
+                            out[x] = v;
+                        }
+                        Some(out)
+                    }
+                };
+                let Some(next) = next else { continue };
+                let t = e.target as usize;
+                let changed = match &mut state[t] {
+                    Some(old) => old
+                        .iter_mut()
+                        .zip(&next)
+                        .fold(false, |c, (a, b)| a.union(b) | c),
+                    slot @ None => {
+                        *slot = Some(next);
+                        true
+                    }
+                };
+                if changed && !queued[t] {
+                    queued[t] = true;
+                    work.push(e.target);
+                }
+            }
+        }
+        Some(written)
+    }
+}
+
+fn key_steps(steps: &[Step]) -> Vec<KeyStep> {
+    steps
+        .iter()
+        .map(|s| KeyStep {
+            table: s.table,
+            contiguous: s.contiguous,
+            min: s.min,
+            count: s.count,
+            stride: s.stride,
+            fallback: s.fallback,
+        })
+        .collect()
+}
+
+/// The scalar slots an expression reads (directly or as keys).
+fn read_slots(e: &Scalar, out: &mut Vec<u32>) {
+    match e {
+        Scalar::Symbol(_) => {}
+        Scalar::Slot(s) => out.push(*s),
+        Scalar::Indexed(ix) => out.push(ix.key_slot),
+        Scalar::Code(code) => {
+            for op in &code.ops {
+                if let Op::Slot(s) = op {
+                    out.push(*s);
+                }
+            }
+        }
+        Scalar::Access(path) => {
+            for step in &path.steps {
+                read_slots(&step.key, out);
+            }
+        }
+    }
+}
+
+/// The state slots no move walk writes (see the module documentation):
+/// `true` for a slot that always holds its initial value. Scalar
+/// variables are never reported (they are tracked, not assumed).
+pub fn constant_slots(p: &Program) -> Vec<bool> {
+    let slots = p.initial.len();
+    let mut tracked = vec![None; slots];
+    let mut count = 0;
+    for (_, base, layout) in &p.variables {
+        if matches!(**layout, rg_core::engine::program::Layout::Scalar) {
+            tracked[*base as usize] = Some(count);
+            count += 1;
+        }
+    }
+    let mut constant: Vec<bool> = tracked.iter().map(Option::is_none).collect();
+    let mut analysis = Analysis {
+        p,
+        n: p.symbols.len(),
+        tracked,
+        constant: constant.clone(),
+        budget: BUDGET,
+    };
+    loop {
+        analysis.constant.clone_from(&constant);
+        let Some(written) = analysis.pass() else {
+            return vec![false; slots];
+        };
+        let mut changed = false;
+        for (c, w) in constant.iter_mut().zip(written) {
+            if *c && w {
+                *c = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            return constant;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rg_core::engine::{Engine, EngineOptions};
+
+    fn program(source: &str) -> Program {
+        match Engine::from_source(source, EngineOptions::default()) {
+            Ok(e) => e.program().clone(),
+            Err(d) => panic!("{d:?}"),
+        }
+    }
+
+    fn slot_of(p: &Program, variable: &str) -> u32 {
+        p.variables
+            .iter()
+            .find(|(name, _, _)| name == variable)
+            .map(|(_, base, _)| *base)
+            .expect("variable")
+    }
+
+    /// A ray that steps off the board to `null` and is stopped by the test
+    /// `board[pos] == e`: the off-board entry is never written (the write
+    /// only happens where the test passed), the others are.
+    #[test]
+    fn off_board_entry_is_constant() {
+        let source = "
+            type Player = { one };
+            type Score = { 0 };
+            type Piece = { e, x, null };
+            type Square = { a, b, c };
+            type SquareOrNull = { null, a, b, c };
+            const right: SquareOrNull -> SquareOrNull = { :null, a: b, b: c };
+            var board: SquareOrNull -> Piece = { :e, null: null };
+            var pos: SquareOrNull = a;
+            begin, s: pos = Square(*);
+            s, t: pos = right[pos];
+            t, u: board[pos] == e;
+            u, v: board[pos] = x;
+            v, w: $$ pos;
+            w, begin: player = one;
+            w, end: player = keeper;
+        ";
+        let p = program(source);
+        let c = constant_slots(&p);
+        assert!(c[board_entry(&p, "null")], "board[null] is never written");
+        assert!(c[board_entry(&p, "a")], "`a` is never a target of right[]");
+        assert!(!c[board_entry(&p, "b")], "board[b] is written");
+        assert!(!c[slot_of(&p, "pos") as usize], "scalars are not reported");
+    }
+
+    /// The slot of `board[square]` (the board's key type is the largest).
+    fn board_entry(p: &Program, square: &str) -> usize {
+        let board = slot_of(p, "board");
+        let sym = p.symbols.iter().position(|s| s == square).expect("symbol") as u32;
+        let table = p
+            .key_tables
+            .iter()
+            .max_by_key(|t| t.symbols.len())
+            .expect("table");
+        (board + table.slot(sym).expect("key")) as usize
+    }
+
+    /// Without the test the write may reach the off-board entry.
+    #[test]
+    fn unguarded_write_reaches_the_off_board_entry() {
+        let source = "
+            type Player = { one };
+            type Score = { 0 };
+            type Piece = { e, x, null };
+            type Square = { a, b };
+            type SquareOrNull = { null, a, b };
+            const right: SquareOrNull -> SquareOrNull = { :null, a: b };
+            var board: SquareOrNull -> Piece = { :e, null: null };
+            var pos: SquareOrNull = a;
+            begin, s: pos = Square(*);
+            s, u: pos = right[pos];
+            u, v: board[pos] = x;
+            v, w: $$ pos;
+            w, begin: player = one;
+            w, end: player = keeper;
+        ";
+        let p = program(source);
+        let c = constant_slots(&p);
+        assert!(!c[board_entry(&p, "null")], "board[null] may be written");
+        assert!(!c[board_entry(&p, "b")], "board[b] is written");
+    }
+}
