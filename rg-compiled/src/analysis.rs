@@ -501,8 +501,7 @@ fn conflicting(events: &[Vec<Vec<Event>>]) -> bool {
 
 /// The safety of every node's branch in move searches (see the module
 /// documentation); nodes that do not branch are `Always`.
-pub fn branch_safety(p: &Program) -> Vec<Safety> {
-    let constant = crate::invariants::constant_slots(p);
+pub fn branch_safety(p: &Program, constant: &[bool]) -> Vec<Safety> {
     let mut out = vec![Safety::Always; p.nodes.len()];
     let mut budget = BUDGET;
     for node in 0..p.nodes.len() as u32 {
@@ -514,7 +513,7 @@ pub fn branch_safety(p: &Program) -> Vec<Safety> {
         if alts.is_empty() {
             continue;
         }
-        out[node as usize] = safety_of(p, &constant, &alts, &mut budget);
+        out[node as usize] = safety_of(p, constant, &alts, &mut budget);
     }
     out
 }
@@ -567,4 +566,41 @@ fn safety_of(p: &Program, constant: &[bool], alts: &[Alternative], budget: &mut 
     })();
     *budget = sim.budget;
     result.unwrap_or(Safety::Never)
+}
+
+/// Values of scalar slot `slot` for which every edge of `node` is a test
+/// that fails (reading only that slot, constants and constant state
+/// slots): entering the node with such a value leads nowhere, so its
+/// visited check can be skipped. A bitset over symbol ids.
+pub fn dead_values(p: &Program, constant: &[bool], node: u32, slot: u32) -> Vec<u64> {
+    let n = p.symbols.len();
+    let mut dead = vec![0u64; n.div_ceil(64)];
+    let edges = p.edges_of(node);
+    if edges.is_empty() {
+        return dead;
+    }
+    let mut sim = Simulator {
+        p,
+        constant,
+        x: Some(slot),
+        budget: u64::MAX,
+        tag_slots: Vec::new(),
+        seen: Default::default(),
+    };
+    for a in 0..n as u32 {
+        let fails = p.edges[edges.clone()].iter().all(|e| match &e.action {
+            Action::CompareScalars { negated, lhs, rhs } => {
+                let x = Known::Value(a);
+                match (sim.eval(lhs, x), sim.eval(rhs, x)) {
+                    (Known::Value(l), Known::Value(r)) => (l == r) == *negated,
+                    _ => false,
+                }
+            }
+            _ => false,
+        });
+        if fails {
+            dead[(a / 64) as usize] |= 1 << (a % 64);
+        }
+    }
+    dead
 }

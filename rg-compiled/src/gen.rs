@@ -14,7 +14,9 @@ use rg_core::engine::program::{
     Action, Code, KeyStep, Layout, Op, Operand, Path as VPath, Program, Scalar, Space, Step, Target,
 };
 
-use crate::analysis::{branch_safety, needs_hash, reach_nodes, small_visits, Context, Safety};
+use crate::analysis::{
+    branch_safety, dead_values, needs_hash, reach_nodes, small_visits, Context, Safety,
+};
 
 fn rust_str(s: &str) -> String {
     // Debug formatting of `str` is a valid Rust string literal with every
@@ -43,6 +45,10 @@ fn symbol_loop(symbols: &[u32]) -> String {
     }
 }
 
+/// A node's visit guard: the variable's slot and the bitset of its values
+/// for which the visited check is skipped.
+type Guard = Option<(u32, Vec<u64>)>;
+
 pub struct Generator<'a> {
     p: &'a Program,
     labels: usize,
@@ -66,6 +72,9 @@ pub struct Generator<'a> {
     /// Reachability nodes whose visited sets are keyed by one slot: the
     /// slot and the node's index among them.
     small: Vec<Option<(u32, usize)>>,
+    /// Per search kind and node, the visit guard: the slot and the values
+    /// for which its visited check is skipped (`gen::guards`).
+    guards: [Vec<Guard>; 2],
     /// Per search kind, nodes on a cycle of calls.
     cyclic: [Vec<bool>; 2],
     /// Per search kind, node functions always inlined into their callers.
@@ -82,6 +91,7 @@ impl<'a> Generator<'a> {
                 }
             }
         }
+        let constant = crate::invariants::constant_slots(p);
         let mut small = small_visits(p);
         // The stamp tables have a row of all symbols per node.
         if small.iter().flatten().count() * p.symbols.len() > 1 << 24 {
@@ -109,7 +119,8 @@ impl<'a> Generator<'a> {
                     .collect()
             },
             reach_nodes: reach_nodes(p),
-            safety: branch_safety(p),
+            safety: branch_safety(p, &constant),
+            guards: guards(p, &constant),
             safe_tables: Vec::new(),
             cyclic: [Vec::new(), Vec::new()],
             inlined: [Vec::new(), Vec::new()],
@@ -365,14 +376,17 @@ impl<'a> Generator<'a> {
         out.push_str("];\n");
         // The visit guards of ray loops (rg-core's `VisitGuard`): the
         // variable's slot and the bitset of values where the check is skipped.
-        for (k, g) in p.visit_guards.iter().enumerate() {
-            let _ = writeln!(out, "const GUARD_SLOT{k}: usize = {};", g.slot);
-            let _ = writeln!(
-                out,
-                "static GUARD{k}: [u64; {}] = [{}];",
-                g.safe.len(),
-                list(&g.safe)
-            );
+        for (k, guards) in self.guards.iter().enumerate() {
+            for (node, guard) in guards.iter().enumerate() {
+                if let Some((_, safe)) = guard {
+                    let _ = writeln!(
+                        out,
+                        "static GUARD_{k}_{node}: [u64; {}] = [{}];",
+                        safe.len(),
+                        list(safe)
+                    );
+                }
+            }
         }
         out.push('\n');
 
@@ -416,6 +430,21 @@ impl<'a> Generator<'a> {
         out
     }
 
+    /// The start of a visited check's condition at `node`: a guarded
+    /// check is skipped when the guard's variable holds a safe value.
+    fn guard_test(&self, ctx: Context, node: u32) -> String {
+        let k = match ctx {
+            Context::Move => 0,
+            Context::Reach => 1,
+        };
+        match &self.guards[k][node as usize] {
+            Some((slot, _)) => format!(
+                "{{ let x = s.v[{slot}]; GUARD_{k}_{node}.get((x >> 6) as usize).is_some_and(|w| (w >> (x & 63)) & 1 != 0) }} || "
+            ),
+            None => String::new(),
+        }
+    }
+
     /// Expression entering `node` in a search of the current kind: a move
     /// search's is `true` to stop; a reachability search's is `FOUND`,
     /// `NOT_FOUND` or `HALT`.
@@ -426,8 +455,17 @@ impl<'a> Generator<'a> {
                 if !info.can_finish_move || node == self.p.end {
                     "false".into()
                 } else if info.visit_in_move {
-                    let skip = guard_test(info.move_guard);
-                    format!("(({skip}s.visit_move({node})) && m{node}(s))")
+                    let skip = self.guard_test(Context::Move, node);
+                    if self.cyclic[0][node as usize] {
+                        format!("(({skip}s.visit_move({node})) && m{node}(s))")
+                    } else {
+                        // A join off every cycle: outside risky branches two
+                        // arrivals with the same state and tags cannot both
+                        // complete a move, so only the step is counted.
+                        format!(
+                            "((if s.is_risky() {{ {skip}s.visit_move({node}) }} else {{ !s.tick(1, {node}) }}) && m{node}(s))"
+                        )
+                    }
                 } else {
                     format!("m{node}(s)")
                 }
@@ -441,12 +479,12 @@ impl<'a> Generator<'a> {
     fn enter_reach(&self, node: u32, to: &str) -> String {
         let info = self.p.node_info[node as usize];
         let search = if let Some((slot, k)) = self.small[node as usize] {
-            let skip = guard_test(info.reach_guard);
+            let skip = self.guard_test(Context::Reach, node);
             format!(
                 "if {skip}s.visit_small(d, {k}, s.v[{slot}], {node}) {{ r{node}::<{{ {to} }}>(s, d) }} else {{ NOT_FOUND }}"
             )
         } else if info.visit_in_reach {
-            let skip = guard_test(info.reach_guard);
+            let skip = self.guard_test(Context::Reach, node);
             format!(
                 "if {skip}s.visit_reach(d, {node}) {{ r{node}::<{{ {to} }}>(s, d) }} else {{ NOT_FOUND }}"
             )
@@ -971,13 +1009,27 @@ impl<'a> Generator<'a> {
 
 /// The start of a visited check's condition: a guarded check is skipped
 /// when the guard's variable holds a safe value.
-fn guard_test(guard: Option<u32>) -> String {
-    match guard {
-        Some(g) => format!(
-            "{{ let x = s.v[GUARD_SLOT{g}]; GUARD{g}.get((x >> 6) as usize).is_some_and(|w| (w >> (x & 63)) & 1 != 0) }} || "
-        ),
-        None => String::new(),
-    }
+/// Per search kind and node, the visit guard: rg-core's (values on no
+/// cycle of the loop's maps) joined with the values for which every edge
+/// of the node fails, so the walk ends there.
+fn guards(p: &Program, constant: &[bool]) -> [Vec<Guard>; 2] {
+    let per_kind = |pick: fn(&rg_core::engine::program::NodeInfo) -> Option<u32>| {
+        (0..p.nodes.len() as u32)
+            .map(|node| {
+                let g = &p.visit_guards[pick(&p.node_info[node as usize])? as usize];
+                let mut safe = g.safe.to_vec();
+                let dead = dead_values(p, constant, node, g.slot);
+                if safe.len() < dead.len() {
+                    safe.resize(dead.len(), 0);
+                }
+                for (w, d) in safe.iter_mut().zip(dead) {
+                    *w |= d;
+                }
+                Some((g.slot, safe))
+            })
+            .collect()
+    };
+    [per_kind(|i| i.move_guard), per_kind(|i| i.reach_guard)]
 }
 
 /// Expression: the slot of key variable `k` in a key table, or `INVALID`.

@@ -176,14 +176,23 @@ pub fn z(slot: usize, value: u32) -> u128 {
     (u128::from(splitmix(x)) << 64) | u128::from(splitmix(x ^ 0xD1B5_4A32_D192_ED03))
 }
 
+/// Pseudo-slots salting the hashes of things that are not state slots
+/// (state slots stay below 2^26; tag positions below `MAX_MOVE_TAGS`).
+const NODE_DOMAIN: usize = u32::MAX as usize;
+const PREFIX_LOW: usize = NODE_DOMAIN - 200_000;
+const PREFIX_HIGH: usize = NODE_DOMAIN - 200_001;
+const RISK_LOW: usize = NODE_DOMAIN - 200_002;
+const RISK_HIGH: usize = NODE_DOMAIN - 200_003;
+const RISK_LENGTH: usize = NODE_DOMAIN - 200_004;
+
 #[inline(always)]
 fn node_contribution(node: u32) -> u128 {
-    z(u32::MAX as usize, node)
+    z(NODE_DOMAIN, node)
 }
 
 #[inline(always)]
 fn tag_contribution(position: usize, tag: u32) -> u128 {
-    z((u32::MAX - 1) as usize - position, tag)
+    z(NODE_DOMAIN - 1 - position, tag)
 }
 
 fn hash_values(values: &[u32]) -> u128 {
@@ -528,9 +537,13 @@ pub struct Search {
     pub h: u128,
     pub hv: bool,
     pub tags: Vec<u32>,
-    /// Hashes of the tag prefixes (games whose move searches keep
-    /// visited sets, which are per prefix), aligned with `tags`.
-    prefix: Vec<u128>,
+    /// Games whose move searches keep visited sets, which are per tag
+    /// prefix: the current prefix's id (fresh for every tag pushed, so two
+    /// walks share one only while they share their walk since the last
+    /// tag) and the ids below it.
+    prefix_id: u64,
+    prefix: Vec<u64>,
+    next_prefix_id: u64,
     vis: Vec<u64>,
     reach_visited: Vec<HashSet128>,
     /// Per check depth, the visited sets keyed by one slot.
@@ -556,7 +569,9 @@ impl Search {
             h: 0,
             hv: false,
             tags: Vec::with_capacity(64),
+            prefix_id: 0,
             prefix: Vec::with_capacity(64),
+            next_prefix_id: 1,
             vis: Vec::new(),
             reach_visited: Vec::new(),
             small_visited: Vec::new(),
@@ -702,9 +717,14 @@ impl Search {
 
     #[inline(always)]
     pub fn unwrite(&mut self, slot: usize, saved: (u32, u128, bool)) {
-        self.v[slot] = saved.0;
-        self.h = saved.1;
-        self.hv = saved.2;
+        let (old, h, hv) = saved;
+        if hv {
+            self.h = h;
+        } else if self.hv {
+            // Computed below the write: keep it, without the write.
+            self.h ^= z(slot, self.v[slot]) ^ z(slot, old);
+        }
+        self.v[slot] = old;
     }
 
     /// Marks (node, semistate, tag prefix) visited in the move search;
@@ -715,12 +735,10 @@ impl Search {
         if self.tick(1, node) {
             return false;
         }
-        let prefix = if self.tags.len() > self.c.tag_base {
-            self.prefix.last().copied().unwrap_or(0)
-        } else {
-            0
-        };
-        let key = self.state_hash() ^ prefix ^ node_contribution(node);
+        let key = self.state_hash()
+            ^ z(PREFIX_LOW, self.prefix_id as u32)
+            ^ z(PREFIX_HIGH, (self.prefix_id >> 32) as u32)
+            ^ node_contribution(node);
         self.levels[self.c.level].visited.insert(key)
     }
 
@@ -752,12 +770,9 @@ impl Search {
             return true;
         }
         if game::TRACK_PREFIX {
-            let last = if position > 0 {
-                self.prefix.last().copied().unwrap_or(0)
-            } else {
-                0
-            };
-            self.prefix.push(last ^ tag_contribution(position, tag));
+            self.prefix.push(self.prefix_id);
+            self.prefix_id = self.next_prefix_id;
+            self.next_prefix_id += 1;
         }
         if game::VISIBILITY_CHANGES {
             self.record_visibility(self.tags.len());
@@ -770,7 +785,7 @@ impl Search {
     pub fn pop_tag(&mut self) {
         self.tags.pop();
         if game::TRACK_PREFIX {
-            self.prefix.pop();
+            self.prefix_id = self.prefix.pop().unwrap_or(0);
         }
     }
 
@@ -818,11 +833,11 @@ impl Search {
     /// The dedup key of a completion inside a risky branch: the branch
     /// instance and the tags emitted since it.
     fn risk_key(&self) -> u128 {
-        let mut key = z(usize::MAX >> 1, self.rid as u32) ^ z(usize::MAX >> 2, (self.rid >> 32) as u32);
+        let mut key = z(RISK_LOW, self.rid as u32) ^ z(RISK_HIGH, (self.rid >> 32) as u32);
         for (k, &t) in self.tags[self.c.risk_start..].iter().enumerate() {
             key ^= tag_contribution(k, t);
         }
-        key ^ z(usize::MAX >> 3, (self.tags.len() - self.c.risk_start) as u32)
+        key ^ z(RISK_LENGTH, (self.tags.len() - self.c.risk_start) as u32)
     }
 
     // ---- move completion --------------------------------------------------
@@ -1177,9 +1192,16 @@ impl Search {
 
     pub fn restore_region(&mut self, saved: (u32, Vec<u32>, u128, bool)) {
         let (offset, old, h, hv) = saved;
+        if !hv && self.hv {
+            // Computed below the write: keep it, without the write.
+            for (k, &v) in old.iter().enumerate() {
+                let slot = offset as usize + k;
+                self.h ^= z(slot, self.v[slot]) ^ z(slot, v);
+            }
+        } else {
+            self.h = h;
+        }
         self.v[offset as usize..offset as usize + old.len()].copy_from_slice(&old);
-        self.h = h;
-        self.hv = hv;
     }
 
     // ---- reachability checks ------------------------------------------------
