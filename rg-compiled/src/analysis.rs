@@ -153,13 +153,19 @@ pub fn small_visits(p: &Program) -> Vec<Option<u32>> {
 /// state hash (the node keeps one, or a check or successor does; a move
 /// search does not follow `player` assignments). Writes into any other
 /// node need not update the hash: nothing reads it before they are undone.
-/// Reachability nodes with small visited sets (`small`) need no hash.
-pub fn needs_hash(p: &Program, small: &[Option<u32>]) -> [Vec<bool>; 2] {
+/// Nodes with small visited sets (`small`, `small_move`) need no hash.
+pub fn needs_hash(
+    p: &Program,
+    small: &[Option<u32>],
+    small_move: &[Option<u32>],
+) -> [Vec<bool>; 2] {
     let n = p.nodes.len();
     let mut reach: Vec<bool> = (0..n)
         .map(|k| p.node_info[k].visit_in_reach && small[k].is_none())
         .collect();
-    let mut moves: Vec<bool> = (0..n).map(|k| p.node_info[k].visit_in_move).collect();
+    let mut moves: Vec<bool> = (0..n)
+        .map(|k| p.node_info[k].visit_in_move && small_move[k].is_none())
+        .collect();
     loop {
         let mut changed = false;
         for node in 0..n {
@@ -603,4 +609,298 @@ pub fn dead_values(p: &Program, constant: &[bool], node: u32, slot: u32) -> Vec<
         }
     }
     dead
+}
+
+/// Slots as a bitset, or everything.
+#[derive(Clone, PartialEq, Eq)]
+struct Slots {
+    all: bool,
+    bits: Vec<u64>,
+}
+
+impl Slots {
+    fn none(n: usize) -> Slots {
+        Slots {
+            all: false,
+            bits: vec![0; n.div_ceil(64)],
+        }
+    }
+
+    fn insert(&mut self, slot: u32) {
+        if let Some(w) = self.bits.get_mut((slot / 64) as usize) {
+            *w |= 1 << (slot % 64);
+        } else {
+            self.all = true;
+        }
+    }
+
+    fn insert_range(&mut self, start: u32, end: u32) {
+        for slot in start..end {
+            self.insert(slot);
+        }
+    }
+
+    fn contains_any(&self, slots: &[u32]) -> bool {
+        self.all
+            || slots.iter().any(|&s| {
+                self.bits
+                    .get((s / 64) as usize)
+                    .is_some_and(|w| (w >> (s % 64)) & 1 != 0)
+            })
+    }
+
+    /// Adds `other`; whether anything was new.
+    fn union(&mut self, other: &Slots) -> bool {
+        let mut changed = other.all && !self.all;
+        self.all |= other.all;
+        for (a, &b) in self.bits.iter_mut().zip(&other.bits) {
+            let merged = *a | b;
+            changed |= merged != *a;
+            *a = merged;
+        }
+        changed
+    }
+
+    /// The one slot in the set, `Some(None)` when empty, `None` when more.
+    fn single(&self) -> Option<Option<u32>> {
+        if self.all {
+            return None;
+        }
+        let mut found = None;
+        for (k, &w) in self.bits.iter().enumerate() {
+            if w == 0 {
+                continue;
+            }
+            if w.count_ones() > 1 || found.is_some() {
+                return None;
+            }
+            found = Some(k as u32 * 64 + w.trailing_zeros());
+        }
+        Some(found)
+    }
+}
+
+/// Per move-search node: slots written since the last tag after a branch
+/// (`post`), slots that may differ between two arrivals with the same tag
+/// prefix instance (`differ`), and whether a branch lies behind (`branched`).
+#[derive(Clone, PartialEq, Eq)]
+struct Since {
+    post: Slots,
+    differ: Slots,
+    branched: bool,
+}
+
+/// Move-search nodes with visited sets whose key needs, besides the tag
+/// prefix instance (see the runtime's prefix ids: two walks share one only
+/// while they share their walk up to the last tag), just one scalar slot:
+/// every other slot is the same for two arrivals with the same prefix
+/// instance. `Some(slot)` for those nodes.
+///
+/// A forward analysis from the tags and the search entries: an edge's
+/// write makes its slots differ when the written place or value reads a
+/// slot that already differs (or it assigns any symbol); at a node several
+/// edges enter, arrivals by different routes share the walk up to the
+/// branch where they parted, so the slots written after the first branch
+/// since the tag may differ too.
+pub fn small_move_visits(p: &Program) -> Vec<Option<u32>> {
+    let n = p.nodes.len();
+    let slots = p.initial.len();
+    let none = vec![None; n];
+    if slots > 1 << 16 {
+        return none;
+    }
+    let moved = |node: u32| node != p.end && p.node_info[node as usize].can_finish_move;
+    let follows = |e: &rg_core::engine::program::CompiledEdge| {
+        !matches!(e.action, Action::AssignPlayer(_)) && moved(e.target)
+    };
+    let mut incoming = vec![0usize; n];
+    let mut entries = vec![false; n];
+    entries[p.begin as usize] = true;
+    for node in 0..n as u32 {
+        if !moved(node) {
+            continue;
+        }
+        for e in &p.edges[p.edges_of(node)] {
+            if follows(e) {
+                incoming[e.target as usize] += 1;
+            }
+            if matches!(e.action, Action::AssignPlayer(_)) {
+                entries[e.target as usize] = true;
+            }
+        }
+    }
+    // A search entered at a node also arrives there from its start.
+    for (count, &entry) in incoming.iter_mut().zip(&entries) {
+        *count += usize::from(entry);
+    }
+    let variable_of = |slot: u32| {
+        p.variables
+            .iter()
+            .filter(|(_, base, _)| *base <= slot)
+            .max_by_key(|(_, base, _)| *base)
+            .map(|(_, base, layout)| (*base, *base + layout.size()))
+    };
+    let fresh = Since {
+        post: Slots::none(slots),
+        differ: Slots::none(slots),
+        branched: false,
+    };
+    let mut state: Vec<Option<Since>> = vec![None; n];
+    let mut work = Vec::new();
+    for node in 0..n as u32 {
+        if entries[node as usize] && moved(node) {
+            state[node as usize] = Some(fresh.clone());
+            work.push(node);
+        }
+    }
+    let mut budget: u64 = 20_000_000;
+    while let Some(node) = work.pop() {
+        let Some(here) = state[node as usize].clone() else {
+            continue;
+        };
+        let cost = p.edges_of(node).len() as u64 * (slots as u64 / 64 + 1);
+        if budget < cost {
+            return none;
+        }
+        budget -= cost;
+        let branching = !alternatives(p, node).is_empty();
+        for e in &p.edges[p.edges_of(node)] {
+            if !follows(e) {
+                continue;
+            }
+            let next = if matches!(e.action, Action::Tag(_) | Action::VarTag(_)) {
+                fresh.clone()
+            } else {
+                let post = here.branched || branching;
+                let mut next = here.clone();
+                next.branched = post;
+                let mut written = Slots::none(slots);
+                let mut reads = Vec::new();
+                match &e.action {
+                    Action::Assign { target, value } => {
+                        let size = target.layout.size();
+                        if target.steps.is_empty() {
+                            written.insert_range(target.base, target.base + size);
+                        } else if let Some((start, end)) = variable_of(target.base) {
+                            written.insert_range(start, end);
+                        }
+                        for step in target.steps.iter() {
+                            scalar_slots(&step.key, &mut reads);
+                        }
+                        match value {
+                            Operand::Scalar(v) => scalar_slots(v, &mut reads),
+                            Operand::Region(r) => {
+                                if let Some((start, end)) = variable_of(r.path.base) {
+                                    if r.path.space == Space::State {
+                                        reads.extend(start..end);
+                                    }
+                                }
+                                for step in r.path.steps.iter() {
+                                    scalar_slots(&step.key, &mut reads);
+                                }
+                            }
+                        }
+                        // Map reads in the value: the whole map may be read.
+                        let mut maps = Vec::new();
+                        if let Operand::Scalar(v) = value {
+                            state_maps(v, &mut maps);
+                        }
+                        for base in maps {
+                            if let Some((start, end)) = variable_of(base) {
+                                reads.extend(start..end);
+                            }
+                        }
+                    }
+                    Action::AssignAny { target, .. } => {
+                        if target.steps.is_empty() {
+                            written.insert_range(target.base, target.base + target.layout.size());
+                        } else if let Some((start, end)) = variable_of(target.base) {
+                            written.insert_range(start, end);
+                        }
+                        // The alternatives write different symbols.
+                        next.differ.union(&written);
+                    }
+                    _ => {}
+                }
+                if here.differ.contains_any(&reads) {
+                    next.differ.union(&written);
+                }
+                if post {
+                    next.post.union(&written);
+                }
+                if incoming[e.target as usize] > 1 {
+                    let route = next.post.clone();
+                    next.differ.union(&route);
+                }
+                next
+            };
+            let t = e.target as usize;
+            let changed = match &mut state[t] {
+                Some(old) => {
+                    let a = old.post.union(&next.post);
+                    let b = old.differ.union(&next.differ);
+                    let c = next.branched && !old.branched;
+                    old.branched |= next.branched;
+                    a || b || c
+                }
+                slot @ None => {
+                    *slot = Some(next);
+                    true
+                }
+            };
+            if changed {
+                work.push(e.target);
+            }
+        }
+    }
+    let scalar = |slot: u32| {
+        p.variables.iter().any(|(_, base, layout)| {
+            *base == slot && matches!(**layout, rg_core::engine::program::Layout::Scalar)
+        })
+    };
+    (0..n)
+        .map(|k| {
+            if !p.node_info[k].visit_in_move {
+                return None;
+            }
+            let since = state[k].as_ref()?;
+            match since.differ.single()? {
+                None => Some(p.player_slot),
+                Some(slot) if scalar(slot) => Some(slot),
+                Some(_) => None,
+            }
+        })
+        .collect()
+}
+
+/// Bases of the state maps an expression reads.
+fn state_maps(e: &Scalar, out: &mut Vec<u32>) {
+    match e {
+        Scalar::Symbol(_) | Scalar::Slot(_) => {}
+        Scalar::Indexed(ix) => {
+            if ix.space == Space::State {
+                out.push(ix.base);
+            }
+        }
+        Scalar::Code(code) => {
+            for op in &code.ops {
+                if let Op::Load {
+                    space: Space::State,
+                    base,
+                    ..
+                } = op
+                {
+                    out.push(*base);
+                }
+            }
+        }
+        Scalar::Access(path) => {
+            if path.space == Space::State {
+                out.push(path.base);
+            }
+            for step in path.steps.iter() {
+                state_maps(&step.key, out);
+            }
+        }
+    }
 }

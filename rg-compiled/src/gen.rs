@@ -15,7 +15,8 @@ use rg_core::engine::program::{
 };
 
 use crate::analysis::{
-    branch_safety, dead_values, needs_hash, reach_nodes, small_visits, Context, Safety,
+    branch_safety, dead_values, needs_hash, reach_nodes, small_move_visits, small_visits, Context,
+    Safety,
 };
 
 fn rust_str(s: &str) -> String {
@@ -72,6 +73,9 @@ pub struct Generator<'a> {
     /// Reachability nodes whose visited sets are keyed by one slot: the
     /// slot and the node's index among them.
     small: Vec<Option<(u32, usize)>>,
+    /// Move-search nodes whose visited sets are keyed by the tag prefix
+    /// instance and one slot (`analysis::small_move_visits`).
+    small_move: Vec<Option<u32>>,
     /// Per search kind and node, the visit guard: the slot and the values
     /// for which its visited check is skipped (`gen::guards`).
     guards: [Vec<Guard>; 2],
@@ -92,6 +96,7 @@ impl<'a> Generator<'a> {
             }
         }
         let constant = crate::invariants::constant_slots(p);
+        let small_move = small_move_visits(p);
         let mut small = small_visits(p);
         // The stamp tables have a row of all symbols per node.
         if small.iter().flatten().count() * p.symbols.len() > 1 << 24 {
@@ -105,7 +110,8 @@ impl<'a> Generator<'a> {
             ctx: Context::Move,
             subst: None,
             scalar_slots,
-            needs_hash: needs_hash(p, &small),
+            needs_hash: needs_hash(p, &small, &small_move),
+            small_move,
             small: {
                 let mut k = 0;
                 small
@@ -456,14 +462,18 @@ impl<'a> Generator<'a> {
                     "false".into()
                 } else if info.visit_in_move {
                     let skip = self.guard_test(Context::Move, node);
+                    let visit = match self.small_move[node as usize] {
+                        Some(slot) => format!("s.visit_move_small({node}, s.v[{slot}])"),
+                        None => format!("s.visit_move({node})"),
+                    };
                     if self.cyclic[0][node as usize] {
-                        format!("(({skip}s.visit_move({node})) && m{node}(s))")
+                        format!("(({skip}{visit}) && m{node}(s))")
                     } else {
                         // A join off every cycle: outside risky branches two
                         // arrivals with the same state and tags cannot both
                         // complete a move, so only the step is counted.
                         format!(
-                            "((if s.is_risky() {{ {skip}s.visit_move({node}) }} else {{ !s.tick(1, {node}) }}) && m{node}(s))"
+                            "((if s.is_risky() {{ {skip}{visit} }} else {{ !s.tick(1, {node}) }}) && m{node}(s))"
                         )
                     }
                 } else {

@@ -742,6 +742,20 @@ impl Search {
         self.levels[self.c.level].visited.insert(key)
     }
 
+    /// Marks (tag prefix instance, node, `value`) visited in the move search
+    /// (as `visit_move`, for nodes where the rest of the state is the same
+    /// for every arrival with the same prefix instance). Exact: the key is
+    /// a bijection of its parts.
+    #[inline]
+    pub fn visit_move_small(&mut self, node: u32, value: u32) -> bool {
+        if self.tick(1, node) {
+            return false;
+        }
+        let low = splitmix((u64::from(node) << 32) | u64::from(value));
+        let key = (u128::from(self.prefix_id) << 64) | u128::from(low);
+        self.levels[self.c.level].visited.insert(key)
+    }
+
     /// Marks (node, semistate) visited in the reachability search at
     /// `depth` (counting a step, as `visit_move`).
     #[inline]
