@@ -784,7 +784,7 @@ pub fn small_move_visits(p: &Program) -> Vec<Option<u32>> {
                         } else if let Some((start, end)) = variable_of(target.base) {
                             written.insert_range(start, end);
                         }
-                        for step in target.steps.iter() {
+                        for step in &target.steps {
                             scalar_slots(&step.key, &mut reads);
                         }
                         match value {
@@ -795,7 +795,7 @@ pub fn small_move_visits(p: &Program) -> Vec<Option<u32>> {
                                         reads.extend(start..end);
                                     }
                                 }
-                                for step in r.path.steps.iter() {
+                                for step in &r.path.steps {
                                     scalar_slots(&step.key, &mut reads);
                                 }
                             }
@@ -898,7 +898,7 @@ fn state_maps(e: &Scalar, out: &mut Vec<u32>) {
             if path.space == Space::State {
                 out.push(path.base);
             }
-            for step in path.steps.iter() {
+            for step in &path.steps {
                 state_maps(&step.key, out);
             }
         }
