@@ -81,17 +81,17 @@ pub fn small_visits(p: &Program) -> Vec<Option<u32>> {
     // Per node: None = not yet constrained, Some(Some(x)) = slot x,
     // Some(None) = no single slot.
     let mut slot_of: Vec<Option<Option<u32>>> = vec![None; n];
-    let mut sources: Vec<u32> = p
+    let mut checks: Vec<(u32, u32)> = p
         .edges
         .iter()
         .filter_map(|e| match e.action {
-            Action::Reach { from, .. } => Some(from),
+            Action::Reach { from, to, .. } => Some((from, to)),
             _ => None,
         })
         .collect();
-    sources.sort_unstable();
-    sources.dedup();
-    for from in sources {
+    checks.sort_unstable();
+    checks.dedup();
+    for (from, to) in checks {
         let mut seen = vec![false; n];
         let mut nodes = Vec::new();
         let mut stack = vec![from];
@@ -102,6 +102,10 @@ pub fn small_visits(p: &Program) -> Vec<Option<u32>> {
                 continue;
             }
             nodes.push(node);
+            // The search ends where it meets its target.
+            if node == to {
+                continue;
+            }
             for e in &p.edges[p.edges_of(node)] {
                 stack.push(e.target);
                 let slot = match &e.action {
@@ -902,5 +906,219 @@ fn state_maps(e: &Scalar, out: &mut Vec<u32>) {
                 state_maps(&step.key, out);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rg_core::engine::{Engine, EngineOptions};
+
+    fn program(source: &str) -> Program {
+        match Engine::from_source(source, EngineOptions::default()) {
+            Ok(e) => e.program().clone(),
+            Err(d) => panic!("{d:?}"),
+        }
+    }
+
+    fn node(p: &Program, name: &str) -> usize {
+        p.nodes.iter().position(|n| n == name).expect("node")
+    }
+
+    fn slot(p: &Program, variable: &str) -> u32 {
+        p.variables
+            .iter()
+            .find(|(n, _, _)| n == variable)
+            .map(|(_, base, _)| *base)
+            .expect("variable")
+    }
+
+    fn safety(source: &str, at: &str) -> Safety {
+        let p = program(source);
+        let constant = crate::invariants::constant_slots(&p);
+        branch_safety(&p, &constant)[node(&p, at)].clone()
+    }
+
+    const HEADER: &str = "
+        type Player = { one };
+        type Score = { 0 };
+        type Piece = { e, x, null };
+        type Square = { a, b, c };
+        type SquareOrNull = { null, a, b, c };
+        const right: SquareOrNull -> SquareOrNull = { :null, a: b, b: c };
+        const left: SquareOrNull -> SquareOrNull = { :null, b: a, c: b };
+    ";
+
+    /// Two edges emitting the same tag: the same move twice, so the branch
+    /// must be deduplicated.
+    #[test]
+    fn equal_tags_are_risky() {
+        let source = format!(
+            "{HEADER}
+            begin, s: player = one;
+            s, t: $ go;
+            s, t: $ go;
+            t, end: player = keeper;"
+        );
+        assert_eq!(safety(&source, "s"), Safety::Never);
+    }
+
+    /// An any-assignment whose symbol is the next tag: distinct moves.
+    #[test]
+    fn chosen_square_as_tag_is_safe() {
+        let source = format!(
+            "{HEADER}
+            var pos: SquareOrNull = a;
+            begin, s: player = one;
+            s, t: pos = Square(*);
+            t, u: $$ pos;
+            u, end: player = keeper;"
+        );
+        assert_eq!(safety(&source, "s"), Safety::Always);
+    }
+
+    /// The first tags may coincide (the old square, or a chosen one), the
+    /// second ones differ: distinct (reversi's pass against a placement).
+    #[test]
+    fn second_tag_tells_apart() {
+        let source = format!(
+            "{HEADER}
+            var pos: SquareOrNull = a;
+            begin, s: player = one;
+            s, t: pos = Square(*);
+            t, u: $$ pos;
+            u, w: $ place;
+            s, v: $$ pos;
+            v, w: $ pass;
+            w, end: player = keeper;"
+        );
+        assert_eq!(safety(&source, "s"), Safety::Always);
+    }
+
+    /// Stepping right or left from a square gives different squares except
+    /// from off the board (`null` both ways): safe once `board[null]`,
+    /// never written, stops the off-board walks; without that test only
+    /// where the two steps differ.
+    #[test]
+    fn off_board_walks_end_at_the_constant_entry() {
+        let guarded = format!(
+            "{HEADER}
+            var board: SquareOrNull -> Piece = {{ :e, null: null }};
+            var pos: SquareOrNull = b;
+            begin, s: player = one;
+            s, t: pos = right[pos];
+            s, t: pos = left[pos];
+            t, u: board[pos] == e;
+            u, v: $$ pos;
+            v, end: player = keeper;"
+        );
+        assert_eq!(safety(&guarded, "s"), Safety::Always);
+        let unguarded = guarded.replace("t, u: board[pos] == e;", "t, u: ;");
+        match safety(&unguarded, "s") {
+            Safety::When { slot: s, safe } => {
+                let p = program(&unguarded);
+                assert_eq!(s, slot(&p, "pos"));
+                let id = |name: &str| p.symbols.iter().position(|n| n == name).expect("symbol");
+                let bit = |x: usize| (safe[x / 64] >> (x % 64)) & 1 != 0;
+                assert!(bit(id("b")), "from b: c and a differ");
+                assert!(bit(id("a")), "from a: b and null differ");
+                assert!(!bit(id("null")), "from null: null both ways");
+            }
+            other => panic!("expected a per-square proof, got {other:?}"),
+        }
+    }
+
+    /// A check whose walk writes only `pos` is keyed by `pos`; one that
+    /// also writes the board needs the state's hash.
+    #[test]
+    fn small_visits_need_a_single_written_scalar() {
+        let source = format!(
+            "{HEADER}
+            var board: SquareOrNull -> Piece = {{ :e, null: null }};
+            var pos: SquareOrNull = b;
+            begin, s: ? r -> r_end;
+            s, t: player = one;
+            t, end: player = keeper;
+            r, r1: pos = right[pos];
+            r1, r: board[pos] == e;
+            r1, r_end: board[pos] == x;"
+        );
+        let p = program(&source);
+        let small = small_visits(&p);
+        let pos = slot(&p, "pos");
+        for name in ["r", "r1"] {
+            if p.node_info[node(&p, name)].visit_in_reach {
+                assert_eq!(small[node(&p, name)], Some(pos), "{name}");
+            }
+        }
+        let writing = source.replace("r1, r: board[pos] == e;", "r1, r: board[pos] = x;");
+        let p = program(&writing);
+        let small = small_visits(&p);
+        assert!(
+            (0..p.nodes.len()).all(|k| small[k].is_none()),
+            "a board write needs the full state"
+        );
+    }
+
+    /// Move-search visited sets: a ray that only moves `pos` after the
+    /// last tag is keyed by `pos`; writing the board at a square that
+    /// differs between arrivals makes the board differ.
+    #[test]
+    fn small_move_visits_follow_what_may_differ() {
+        let source = format!(
+            "{HEADER}
+            var board: SquareOrNull -> Piece = {{ :e, null: null }};
+            var pos: SquareOrNull = a;
+            begin, s: player = one;
+            s, r: $ go;
+            r, r1: pos = right[pos];
+            r1, r: board[pos] == e;
+            r1, u: $$ pos;
+            u, end: player = keeper;"
+        );
+        let p = program(&source);
+        let small = small_move_visits(&p);
+        let pos = slot(&p, "pos");
+        let visited: Vec<usize> = (0..p.nodes.len())
+            .filter(|&k| p.node_info[k].visit_in_move && p.node_info[k].can_finish_move)
+            .collect();
+        assert!(!visited.is_empty(), "the ray has visited sets");
+        for &k in &visited {
+            assert_eq!(small[k], Some(pos), "{}", p.nodes[k]);
+        }
+        let writing = source.replace(
+            "r1, r: board[pos] == e;",
+            "r1, r2: board[pos] == e;\n            r2, r: board[pos] = x;",
+        );
+        let p = program(&writing);
+        let small = small_move_visits(&p);
+        assert!(
+            (0..p.nodes.len())
+                .filter(|&k| p.node_info[k].visit_in_move && p.node_info[k].can_finish_move)
+                .all(|k| small[k].is_none()),
+            "the board differs between trips around the ray"
+        );
+    }
+
+    /// Values for which every edge of a node fails: the off-board square
+    /// before `board[pos] == e`.
+    #[test]
+    fn dead_values_of_a_test_node() {
+        let source = format!(
+            "{HEADER}
+            var board: SquareOrNull -> Piece = {{ :e, null: null }};
+            var pos: SquareOrNull = a;
+            begin, s: player = one;
+            s, t: pos = right[pos];
+            t, u: board[pos] == e;
+            u, end: player = keeper;"
+        );
+        let p = program(&source);
+        let constant = crate::invariants::constant_slots(&p);
+        let dead = dead_values(&p, &constant, node(&p, "t") as u32, slot(&p, "pos"));
+        let id = |name: &str| p.symbols.iter().position(|n| n == name).expect("symbol");
+        let bit = |x: usize| (dead[x / 64] >> (x % 64)) & 1 != 0;
+        assert!(bit(id("null")), "board[null] is never e");
+        assert!(!bit(id("a")), "board[a] may be e");
     }
 }

@@ -75,7 +75,7 @@ pub struct Generator<'a> {
     small: Vec<Option<(u32, usize)>>,
     /// Move-search nodes whose visited sets are keyed by the tag prefix
     /// instance and one slot (`analysis::small_move_visits`).
-    small_move: Vec<Option<u32>>,
+    small_move: Vec<Option<(u32, usize)>>,
     /// Per search kind and node, the visit guard: the slot and the values
     /// for which its visited check is skipped (`gen::guards`).
     guards: [Vec<Guard>; 2],
@@ -96,7 +96,11 @@ impl<'a> Generator<'a> {
             }
         }
         let constant = crate::invariants::constant_slots(p);
-        let small_move = small_move_visits(p);
+        let mut small_move = small_move_visits(p);
+        // The stamp tables have a row of all symbols per node (and depth).
+        if small_move.iter().flatten().count() * p.symbols.len() > 1 << 22 {
+            small_move = vec![None; p.nodes.len()];
+        }
         let mut small = small_visits(p);
         // The stamp tables have a row of all symbols per node.
         if small.iter().flatten().count() * p.symbols.len() > 1 << 24 {
@@ -111,7 +115,18 @@ impl<'a> Generator<'a> {
             subst: None,
             scalar_slots,
             needs_hash: needs_hash(p, &small, &small_move),
-            small_move,
+            small_move: {
+                let mut k = 0;
+                small_move
+                    .iter()
+                    .map(|x| {
+                        x.map(|slot| {
+                            k += 1;
+                            (slot, k - 1)
+                        })
+                    })
+                    .collect()
+            },
             small: {
                 let mut k = 0;
                 small
@@ -307,6 +322,11 @@ impl<'a> Generator<'a> {
             "pub const SMALL_VISIT_NODES: usize = {};",
             self.small.iter().flatten().count()
         );
+        let _ = writeln!(
+            out,
+            "pub const SMALL_MOVE_NODES: usize = {};",
+            self.small_move.iter().flatten().count()
+        );
         let _ = writeln!(out, "pub const BEGIN: u32 = {};", p.begin);
         let _ = writeln!(out, "pub const END: u32 = {};", p.end);
         let _ = writeln!(out, "pub const PLAYER_SLOT: u32 = {};", p.player_slot);
@@ -463,7 +483,7 @@ impl<'a> Generator<'a> {
                 } else if info.visit_in_move {
                     let skip = self.guard_test(Context::Move, node);
                     let visit = match self.small_move[node as usize] {
-                        Some(slot) => format!("s.visit_move_small({node}, s.v[{slot}])"),
+                        Some((slot, k)) => format!("s.visit_move_small({k}, s.v[{slot}], {node})"),
                         None => format!("s.visit_move({node})"),
                     };
                     if self.cyclic[0][node as usize] {

@@ -192,3 +192,115 @@ fn smallest_limit(passes: impl Fn(u64) -> bool) -> u64 {
     }
     low
 }
+
+/// Walks that emit the same tags are one move: counted once at the last
+/// ply and descended into once above it (a risky branch), as the engine
+/// does; the same tags leading to different states are an ambiguous move
+/// at inner plies, reported by both.
+#[test]
+fn equal_tag_walks_are_one_move() {
+    let same = "
+        type Player = { one, two };
+        type Score = { 0 };
+        var n: Score = 0;
+        begin, a: player = one;
+        a, b: $ go;
+        a, c: $ go;
+        b, d: ;
+        c, d: ;
+        d, e: $ on;
+        d, e: $ on;
+        e, begin2: player = two;
+        begin2, f: $ back;
+        begin2, f: $ forth;
+        f, a: player = one;
+        a, end: player = keeper;
+    ";
+    let e = common::engine(same, EngineOptions::default());
+    common::assert_agrees("equal tags, equal states", &e, 4, &[]);
+
+    let ambiguous = "
+        type Player = { one, two };
+        type Score = { 0, 1 };
+        var n: Score = 0;
+        begin, a: player = one;
+        a, b: $ go;
+        a, c: $ go;
+        b, d: n = 0;
+        c, d: n = 1;
+        d, begin2: player = two;
+        begin2, f: $ back;
+        f, a: player = one;
+        a, end: player = keeper;
+    ";
+    let e = common::engine(ambiguous, EngineOptions::default());
+    let bin = common::binary(&e);
+    let error = common::compiled_perft(&bin, 2, &[]).unwrap_err();
+    assert!(error.contains("ambiguous move"), "{error}");
+    assert_eq!(
+        common::compiled_perft(&bin, 1, &[]).expect("the last ply only counts tags"),
+        common::engine_perft(&e, 1)
+    );
+}
+
+/// A keeper with two walks to the same state has one move; with walks to
+/// different states its move is ambiguous (unless the first walk is
+/// taken, RBG's rule).
+#[test]
+fn keeper_walks_are_checked_unless_the_first_is_taken() {
+    let same = "
+        type Player = { one };
+        type Score = { 0, 1 };
+        var n: Score = 0;
+        begin, k: ;
+        k, k1: ;
+        k, k2: ;
+        k1, a: player = one;
+        k2, a: player = one;
+        a, b: $ go;
+        b, c: n = 1;
+        c, end: player = keeper;
+    ";
+    let e = common::engine(same, EngineOptions::default());
+    common::assert_agrees("keeper walks to one state", &e, 2, &[]);
+
+    let different = same.replace(
+        "k2, a: player = one;",
+        "k2, x: n = 1;\n        x, a: player = one;",
+    );
+    let e = common::engine(&different, EngineOptions::default());
+    let bin = common::binary(&e);
+    let error = common::compiled_perft(&bin, 1, &[]).unwrap_err();
+    assert!(
+        error.contains("keeper had 2 moves") || error.contains("ambiguous"),
+        "{error}"
+    );
+    let first = EngineOptions {
+        first_keeper_walk: true,
+        ..EngineOptions::default()
+    };
+    let e = common::engine(&different, first);
+    common::assert_agrees("first keeper walk", &e, 2, &["--first-keeper-walk"]);
+}
+
+/// Generated games (`testkit::rg_games::random_spec`), optimized as
+/// `--via compiled` does, against the engine on the same program: 12 fixed
+/// seeds here; `RGW_RANDOM_GAMES=N` checks seeds 0..N instead (a by-hand
+/// run, recorded in docs/compiled.md).
+#[test]
+fn random_games_agree() {
+    use testkit::rg_games::{random_spec, render};
+    let seeds: Vec<u64> = match std::env::var("RGW_RANDOM_GAMES") {
+        Ok(n) => (0..n.parse().expect("a number")).collect(),
+        Err(_) => (0..12).map(|k| k * 7919 + 13).collect(),
+    };
+    for seed in seeds {
+        let source = render(&random_spec(seed));
+        let game = rg_core::parse::parse_game(&source).expect("parses");
+        let passes = rg_core::opt::default_pipeline();
+        let game = rg_core::opt::optimize(&game, &passes, &mut |_| {});
+        let optimized = rg_core::print::print_game(&game);
+        let e = common::engine(&optimized, EngineOptions::default());
+        common::assert_agrees(&format!("random game {seed}"), &e, 3, &[]);
+    }
+}

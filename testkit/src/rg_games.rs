@@ -213,3 +213,69 @@ pub fn render(spec: &Spec) -> String {
     ));
     out
 }
+
+/// A spec chosen by `seed` (a small xorshift generator, so tests need no
+/// dependency): 1–3 players, turns and variables, 1–3 branches of up to 4
+/// steps of every kind.
+pub fn random_spec(seed: u64) -> Spec {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let players = 1 + next(3) as usize;
+    let turns = 1 + next(3) as u8;
+    let variables = 1 + next(3) as usize;
+    let random_turns = next(2) == 1;
+    let go_tag = next(2) == 1;
+    let mut branches = Vec::new();
+    for _ in 0..1 + next(3) {
+        let mut steps = Vec::new();
+        for _ in 0..next(5) {
+            let mut v = || next(variables as u64) as usize;
+            let (a, b, c, d) = (v(), v(), v(), v());
+            let _ = d;
+            let k = next(3) as u8;
+            let l = next(3) as u8;
+            let flag = next(2) == 1;
+            let flag2 = next(2) == 1;
+            steps.push(match next(24) {
+                0 => Step::Test(a, k),
+                1 => Step::TestNot(a, k),
+                2 => Step::Set(a, k),
+                3 => Step::Rotate(a, b),
+                4 => Step::Copy(a, b),
+                5 => Step::Same(a, b),
+                6 => Step::Either(a, k),
+                7 => Step::OneOf(a, k, l),
+                8 => Step::Twice(a, k),
+                9 => Step::SelfLoop(a, k),
+                10 => Step::PureCheck(flag, a, k, b, l),
+                11 => Step::Choose(a),
+                12 => Step::Check(flag, a, k),
+                13 => Step::SetMap(a, k),
+                14 => Step::TestMap(a, k),
+                15 => Step::SetGrid(a, b, k),
+                16 => Step::TestTable(a, b, k),
+                17 => Step::Tag(k),
+                18 => Step::Fork(a, k, c, l),
+                19 => Step::Bump(a),
+                20 => Step::SetMapAt(k, l),
+                21 => Step::TestMapAt(k, l),
+                22 => Step::LoopCheck(flag, a, k, flag2),
+                _ => Step::Peek(flag, a, k),
+            });
+        }
+        branches.push(steps);
+    }
+    Spec {
+        players,
+        turns,
+        variables,
+        branches,
+        random_turns,
+        go_tag,
+    }
+}

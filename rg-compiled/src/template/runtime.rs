@@ -481,6 +481,8 @@ struct Ctx {
     /// number (`Search::rid`).
     risky: bool,
     risk_start: usize,
+    /// The risky branch instance's number (salting its keys).
+    rid: u64,
     /// Whether tags are recorded: when collecting moves, or inside a risky
     /// branch (outside, nothing reads them unless visited sets are kept
     /// per prefix, see `recording`).
@@ -505,6 +507,7 @@ impl Ctx {
             stop_at_first,
             risky: false,
             risk_start: tag_base,
+            rid: 0,
             record: mode == Mode::Collect,
             fast: mode == Mode::Count && !stop_at_first,
             count: 0,
@@ -544,6 +547,9 @@ pub struct Search {
     prefix_id: u64,
     prefix: Vec<u64>,
     next_prefix_id: u64,
+    /// Per depth of `prefix`, the small move visited sets (stamped with
+    /// prefix ids; see `visit_move_small`).
+    small_move: Vec<Vec<u64>>,
     vis: Vec<u64>,
     reach_visited: Vec<HashSet128>,
     /// Per check depth, the visited sets keyed by one slot.
@@ -572,6 +578,7 @@ impl Search {
             prefix_id: 0,
             prefix: Vec::with_capacity(64),
             next_prefix_id: 1,
+            small_move: Vec::new(),
             vis: Vec::new(),
             reach_visited: Vec::new(),
             small_visited: Vec::new(),
@@ -610,6 +617,7 @@ impl Search {
         self.hv = false;
         self.tags.clear();
         self.prefix.clear();
+        self.fresh_prefix();
         self.vis.clear();
         self.fault = None;
         self.enter_level(mode, 0, 0);
@@ -744,16 +752,44 @@ impl Search {
 
     /// Marks (tag prefix instance, node, `value`) visited in the move search
     /// (as `visit_move`, for nodes where the rest of the state is the same
-    /// for every arrival with the same prefix instance). Exact: the key is
-    /// a bijection of its parts.
+    /// for every arrival with the same prefix instance); `k` is the node's
+    /// index among such nodes. One instance is active per depth of the
+    /// prefix stack, so a table per depth stamped with the instance's id
+    /// is exact.
     #[inline]
-    pub fn visit_move_small(&mut self, node: u32, value: u32) -> bool {
+    pub fn visit_move_small(&mut self, k: usize, value: u32, node: u32) -> bool {
         if self.tick(1, node) {
             return false;
         }
-        let low = splitmix((u64::from(node) << 32) | u64::from(value));
-        let key = (u128::from(self.prefix_id) << 64) | u128::from(low);
-        self.levels[self.c.level].visited.insert(key)
+        let depth = self.prefix.len();
+        if self.small_move.len() <= depth || self.small_move[depth].is_empty() {
+            self.grow_small_move(depth);
+        }
+        let id = self.prefix_id;
+        match self.small_move[depth].get_mut(k * game::SYMBOL_COUNT + value as usize) {
+            Some(stamp) if *stamp == id => false,
+            Some(stamp) => {
+                *stamp = id;
+                true
+            }
+            // Values are symbols: never reached.
+            None => true,
+        }
+    }
+
+    #[cold]
+    fn grow_small_move(&mut self, depth: usize) {
+        if self.small_move.len() <= depth {
+            self.small_move.resize_with(depth + 1, Vec::new);
+        }
+        self.small_move[depth] = vec![0; game::SMALL_MOVE_NODES * game::SYMBOL_COUNT];
+    }
+
+    /// Starts a fresh tag prefix instance (a new search, or a nested one).
+    fn fresh_prefix(&mut self) {
+        self.prefix.push(self.prefix_id);
+        self.prefix_id = self.next_prefix_id;
+        self.next_prefix_id += 1;
     }
 
     /// Marks (node, semistate) visited in the reachability search at
@@ -826,6 +862,7 @@ impl Search {
         self.c.record = true;
         self.c.fast = false;
         self.rid += 1;
+        self.c.rid = self.rid;
         self.c.risk_start = self.tags.len();
         true
     }
@@ -847,7 +884,7 @@ impl Search {
     /// The dedup key of a completion inside a risky branch: the branch
     /// instance and the tags emitted since it.
     fn risk_key(&self) -> u128 {
-        let mut key = z(RISK_LOW, self.rid as u32) ^ z(RISK_HIGH, (self.rid >> 32) as u32);
+        let mut key = z(RISK_LOW, self.c.rid as u32) ^ z(RISK_HIGH, (self.c.rid >> 32) as u32);
         for (k, &t) in self.tags[self.c.risk_start..].iter().enumerate() {
             key ^= tag_contribution(k, t);
         }
@@ -864,7 +901,24 @@ impl Search {
             self.c.count += 1;
             return false;
         }
+        if self.c.mode == Mode::Sample && !self.c.risky {
+            // Reservoir sampling: the k-th distinct move replaces the kept
+            // one with probability 1/k.
+            self.c.count += 1;
+            if self.rng.below(self.c.count) == 0 {
+                self.keep(target, player);
+            }
+            return self.c.stop_at_first;
+        }
         self.complete_slow(target, player)
+    }
+
+    /// Keeps the state the current completion leads to.
+    #[inline(never)]
+    fn keep(&mut self, target: u32, player: u32) {
+        self.chosen_node = target;
+        self.chosen.copy_from_slice(&self.v);
+        self.chosen[game::PLAYER_SLOT as usize] = player;
     }
 
     /// The hash of the state a completion leads to (computed afresh:
@@ -943,9 +997,7 @@ impl Search {
                 if self.c.count == 0 {
                     self.c.count = 1;
                     self.c.chosen_key = key;
-                    self.chosen_node = target;
-                    self.chosen.copy_from_slice(&self.v);
-                    self.chosen[game::PLAYER_SLOT as usize] = player;
+                    self.keep(target, player);
                 } else if key.is_some() && key == self.c.chosen_key {
                     // The kept move's tags again: the same state, or the
                     // move is ambiguous. (Any other move makes the count
@@ -968,9 +1020,7 @@ impl Search {
                 }
                 self.c.count += 1;
                 if self.rng.below(self.c.count) == 0 {
-                    self.chosen_node = target;
-                    self.chosen.copy_from_slice(&self.v);
-                    self.chosen[game::PLAYER_SLOT as usize] = player;
+                    self.keep(target, player);
                 }
             }
             Mode::Perft => {
@@ -1063,7 +1113,9 @@ impl Search {
         // nothing read it.
         self.hv = false;
         self.enter_level(mode, depth, outer.level + 1);
+        self.fresh_prefix();
         game::moves_from(self, node);
+        self.prefix_id = self.prefix.pop().unwrap_or(0);
         let inner = self.c;
         self.c = outer;
         (self.h, self.hv) = hash;
@@ -1099,6 +1151,7 @@ impl Search {
         self.hv = false;
         self.tags.clear();
         self.prefix.clear();
+        self.fresh_prefix();
         self.vis.clear();
         self.fault = None;
         self.leaves = 0;

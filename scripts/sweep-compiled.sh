@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Compiled reasoner against the RG engine on every game of some folders:
+#   scripts/sweep-compiled.sh OUT.tsv [DEPTH] [SECONDS] DIR...
+# e.g. scripts/sweep-compiled.sh /tmp/sweep.tsv 3 30 ../shared/corpus/rbg-ll
+# For each game, runs `rgw perft FILE DEPTH --threads 1 --json` with
+# `--via compiled` and with `--via rg --optimize` (the same optimized RG),
+# each with a time limit of SECONDS (default 30), and writes one line per
+# game: file, verdict, the depths both completed, the two count lists, the
+# generate+build seconds. Verdicts: agree (every depth both completed),
+# DIFFER, engine-error / compiled-error (one side failed, with its message),
+# both-error (both failed: compared by message), too-large (refused by the
+# compile size limit). Exits 1 if any game differs.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+[ $# -ge 2 ] || { echo "usage: $0 OUT.tsv [DEPTH] [SECONDS] DIR..." >&2; exit 2; }
+out=$1
+shift
+depth=3
+seconds=30
+[[ ${1:-} =~ ^[0-9]+$ ]] && { depth=$1; shift; }
+[[ ${1:-} =~ ^[0-9]+$ ]] && { seconds=$1; shift; }
+cargo build --release -q
+rgw=target/release/rgw
+printf 'file\tverdict\tdepths\tcompiled\tengine\tbuild_s\n' >"$out"
+differ=0
+for dir in "$@"; do
+    for file in "$dir"/*; do
+        case $file in *.rg | *.rbg | *.hrg | *.kif | *.gdl) ;; *) continue ;; esac
+        c=$($rgw perft "$file" "$depth" --via compiled --threads 1 --json --time-limit "$seconds" 2>&1)
+        cstatus=$?
+        e=$($rgw perft "$file" "$depth" --via rg --optimize --threads 1 --json --time-limit "$seconds" 2>&1)
+        estatus=$?
+        verdict=$(python3 - "$c" "$cstatus" "$e" "$estatus" <<'EOF'
+import json, sys
+c, cs, e, es = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+def parse(text):
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith('{'):
+            try:
+                return json.loads(line)
+            except ValueError:
+                pass
+    return None
+cj, ej = parse(c), parse(e)
+last = lambda t: t.strip().splitlines()[-1] if t.strip() else ''
+build = ''
+if cj and 'compile_seconds' in cj:
+    build = '%.1f' % cj['compile_seconds']
+if cs != 0 or cj is None:
+    if 'too large to compile' in c:
+        print('too-large\t\t\t\t' + build)
+    elif es != 0 or ej is None:
+        print('both-error\t\t%s\t%s\t%s' % (last(c), last(e), build))
+    else:
+        print('compiled-error\t\t%s\t\t%s' % (last(c), build))
+    sys.exit()
+if es != 0 or ej is None:
+    print('engine-error\t\t\t%s\t%s' % (last(e), build))
+    sys.exit()
+cp, ep = cj['perft'], ej['perft']
+n = min(len(cp), len(ep))
+same = cp[:n] == ep[:n]
+print('%s\t%d\t%s\t%s\t%s' % ('agree' if same else 'DIFFER', n - 1,
+      ' '.join(map(str, cp)), ' '.join(map(str, ep)), build))
+EOF
+)
+        printf '%s\t%s\n' "$file" "$verdict" >>"$out"
+        printf '%s\t%s\n' "$(basename "$file")" "${verdict%%	*}"
+        case $verdict in DIFFER*) differ=1 ;; esac
+    done
+done
+exit $differ
