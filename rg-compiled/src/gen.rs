@@ -46,6 +46,10 @@ fn symbol_loop(symbols: &[u32]) -> String {
     }
 }
 
+/// Games with more automaton edges than this are built for build time
+/// rather than speed (see `plan_inlining`).
+const LARGE_GAME_EDGES: usize = 4000;
+
 /// A node's visit guard: the variable's slot and the bitset of its values
 /// for which the visited check is skipped.
 type Guard = Option<(u32, Vec<u64>)>;
@@ -183,9 +187,11 @@ impl<'a> Generator<'a> {
     /// no cycle of calls whose body, with what it inlines, stays small.
     /// Calls and their register saves are most of the cost of a short
     /// edge; inlining small acyclic parts removes them with little growth.
+    /// Large games inline nothing by force: their build time grows faster
+    /// than their speed (LLVM's own inlining remains).
     fn plan_inlining(&mut self) {
-        const LIMIT: u64 = 24;
         let p = self.p;
+        let limit: u64 = if p.edges.len() > LARGE_GAME_EDGES { 0 } else { 24 };
         let n = p.nodes.len();
         let saved = self.ctx;
         for ctx in [Context::Move, Context::Reach] {
@@ -234,7 +240,7 @@ impl<'a> Generator<'a> {
                             .filter(|&&t| inline[t as usize])
                             .map(|&t| size[t as usize])
                             .sum::<u64>();
-                    inline[node] = exists(node) && !cyclic[node] && size[node] <= LIMIT;
+                    inline[node] = exists(node) && !cyclic[node] && size[node] <= limit;
                 }
             }
             self.inlined[self.ctx_index()] = inline;
