@@ -449,6 +449,17 @@ impl<'a> Generator<'a> {
         for (name, def) in &self.layouts {
             let _ = writeln!(out, "static {name}: Layout = {def};");
         }
+        // What the runtime needs to reset per search (known after the
+        // node functions are generated).
+        let _ = writeln!(
+            out,
+            "pub const MAY_BE_RISKY: bool = {};",
+            self.safety.iter().any(|s| *s != Safety::Always)
+        );
+        let hashed_move_visits = (0..n).any(|k| {
+            p.node_info[k].visit_in_move && p.node_info[k].can_finish_move && self.small_move[k].is_none()
+        });
+        let _ = writeln!(out, "pub const HASHED_MOVE_VISITS: bool = {hashed_move_visits};");
         for (k, (_, bits)) in self.safe_tables.iter().enumerate() {
             let _ = writeln!(
                 out,

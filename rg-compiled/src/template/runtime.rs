@@ -604,10 +604,14 @@ impl Search {
             self.levels.resize_with(level + 1, Level::default);
         }
         let l = &mut self.levels[level];
-        l.visited.clear();
-        l.seen.clear();
-        if !l.keyed.is_empty() {
-            l.keyed.clear();
+        if game::HASHED_MOVE_VISITS {
+            l.visited.clear();
+        }
+        if game::MAY_BE_RISKY {
+            l.seen.clear();
+            if !l.keyed.is_empty() {
+                l.keyed.clear();
+            }
         }
     }
 
@@ -1113,9 +1117,13 @@ impl Search {
         // nothing read it.
         self.hv = false;
         self.enter_level(mode, depth, outer.level + 1);
-        self.fresh_prefix();
+        if game::TRACK_PREFIX {
+            self.fresh_prefix();
+        }
         game::moves_from(self, node);
-        self.prefix_id = self.prefix.pop().unwrap_or(0);
+        if game::TRACK_PREFIX {
+            self.prefix_id = self.prefix.pop().unwrap_or(0);
+        }
         let inner = self.c;
         self.c = outer;
         (self.h, self.hv) = hash;
