@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use rg_core::engine::Program;
 
-use crate::{cargo_build, check_size, generate, write_crate};
+use crate::{cargo_build, check_size, generate_with, write_crate, Build};
 
 /// A built (or reused) reasoner.
 pub struct BuildOutcome {
@@ -22,9 +22,18 @@ pub struct BuildOutcome {
 /// Generates the crate for `program` under `root/crates/`, builds it into
 /// `root/target/` unless that binary exists, and returns it.
 pub fn cached_binary(program: &Program, root: &Path) -> Result<BuildOutcome, String> {
+    cached_binary_with(program, root, Build::for_program(program))
+}
+
+/// [`cached_binary`] with the given build trade-off.
+pub fn cached_binary_with(
+    program: &Program,
+    root: &Path,
+    build: Build,
+) -> Result<BuildOutcome, String> {
     check_size(program)?;
     let start = Instant::now();
-    let krate = generate(program);
+    let krate = generate_with(program, build);
     let generate_time = start.elapsed();
     let target_dir = root.join("target");
     let binary =

@@ -47,8 +47,54 @@ fn symbol_loop(symbols: &[u32]) -> String {
 }
 
 /// Games with more automaton edges than this are built for build time
-/// rather than speed (see `plan_inlining`).
-const LARGE_GAME_EDGES: usize = 4000;
+/// rather than speed ([`Build::Quick`]).
+pub const LARGE_GAME_EDGES: usize = 4000;
+
+/// How a generated crate trades build time against speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Build {
+    /// `opt-level = 2`, small node functions inlined by force, checks'
+    /// targets as const generics.
+    Speed,
+    /// For large games: `opt-level = 1`, no forced inlining, checks'
+    /// targets as arguments (arimaa, 10,273 edges: 56 s of CPU instead of
+    /// 83 s to build, and still 3.6x the interpreter; at level 0 it is
+    /// slower than the interpreter).
+    Quick,
+}
+
+impl Build {
+    /// `Quick` for games with more than [`LARGE_GAME_EDGES`] edges.
+    pub fn for_program(p: &Program) -> Build {
+        if p.edges.len() > LARGE_GAME_EDGES {
+            Build::Quick
+        } else {
+            Build::Speed
+        }
+    }
+
+    pub fn opt_level(self) -> u32 {
+        match self {
+            Build::Speed => 2,
+            Build::Quick => 1,
+        }
+    }
+}
+
+/// The slots of the nodes that have one, with each such node's index
+/// among them.
+fn numbered(slots: &[Option<u32>]) -> Vec<Option<(u32, usize)>> {
+    let mut k = 0;
+    slots
+        .iter()
+        .map(|x| {
+            x.map(|slot| {
+                k += 1;
+                (slot, k - 1)
+            })
+        })
+        .collect()
+}
 
 /// A node's visit guard: the variable's slot and the bitset of its values
 /// for which the visited check is skipped.
@@ -85,12 +131,17 @@ pub struct Generator<'a> {
     guards: [Vec<Guard>; 2],
     /// Per search kind, nodes on a cycle of calls.
     cyclic: [Vec<bool>; 2],
+    /// Checks' targets are const generics of the reachability functions
+    /// (folding `node == to`); large games pass them as arguments, since
+    /// instantiating the functions per target takes rustc long.
+    const_to: bool,
+    build: Build,
     /// Per search kind, node functions always inlined into their callers.
     inlined: [Vec<bool>; 2],
 }
 
 impl<'a> Generator<'a> {
-    pub fn new(p: &'a Program) -> Self {
+    pub fn new(p: &'a Program, build: Build) -> Self {
         let mut scalar_slots = vec![false; p.initial.len()];
         for (_, base, layout) in &p.variables {
             if matches!(**layout, Layout::Scalar) {
@@ -119,36 +170,16 @@ impl<'a> Generator<'a> {
             subst: None,
             scalar_slots,
             needs_hash: needs_hash(p, &small, &small_move),
-            small_move: {
-                let mut k = 0;
-                small_move
-                    .iter()
-                    .map(|x| {
-                        x.map(|slot| {
-                            k += 1;
-                            (slot, k - 1)
-                        })
-                    })
-                    .collect()
-            },
-            small: {
-                let mut k = 0;
-                small
-                    .iter()
-                    .map(|x| {
-                        x.map(|slot| {
-                            k += 1;
-                            (slot, k - 1)
-                        })
-                    })
-                    .collect()
-            },
+            small_move: numbered(&small_move),
+            small: numbered(&small),
             reach_nodes: reach_nodes(p),
             safety: branch_safety(p, &constant),
             guards: guards(p, &constant),
             safe_tables: Vec::new(),
             cyclic: [Vec::new(), Vec::new()],
             inlined: [Vec::new(), Vec::new()],
+            const_to: build == Build::Speed,
+            build,
         }
     }
 
@@ -191,7 +222,10 @@ impl<'a> Generator<'a> {
     /// than their speed (LLVM's own inlining remains).
     fn plan_inlining(&mut self) {
         let p = self.p;
-        let limit: u64 = if p.edges.len() > LARGE_GAME_EDGES { 0 } else { 24 };
+        let limit: u64 = match self.build {
+            Build::Speed => 24,
+            Build::Quick => 0,
+        };
         let n = p.nodes.len();
         let saved = self.ctx;
         for ctx in [Context::Move, Context::Reach] {
@@ -457,9 +491,14 @@ impl<'a> Generator<'a> {
             self.safety.iter().any(|s| *s != Safety::Always)
         );
         let hashed_move_visits = (0..n).any(|k| {
-            p.node_info[k].visit_in_move && p.node_info[k].can_finish_move && self.small_move[k].is_none()
+            p.node_info[k].visit_in_move
+                && p.node_info[k].can_finish_move
+                && self.small_move[k].is_none()
         });
-        let _ = writeln!(out, "pub const HASHED_MOVE_VISITS: bool = {hashed_move_visits};");
+        let _ = writeln!(
+            out,
+            "pub const HASHED_MOVE_VISITS: bool = {hashed_move_visits};"
+        );
         for (k, (_, bits)) in self.safe_tables.iter().enumerate() {
             let _ = writeln!(
                 out,
@@ -517,7 +556,7 @@ impl<'a> Generator<'a> {
                     format!("m{node}(s)")
                 }
             }
-            Context::Reach => self.enter_reach(node, "TO"),
+            Context::Reach => self.enter_reach(node, if self.const_to { "TO" } else { "to" }),
         }
     }
 
@@ -525,18 +564,22 @@ impl<'a> Generator<'a> {
     /// `to` (a constant expression): `FOUND`, `NOT_FOUND` or `HALT`.
     fn enter_reach(&self, node: u32, to: &str) -> String {
         let info = self.p.node_info[node as usize];
+        // The call: the target as a const generic, or an argument.
+        let call = if self.const_to {
+            format!("r{node}::<{{ {to} }}>(s, d)")
+        } else {
+            format!("r{node}(s, {to}, d)")
+        };
         let search = if let Some((slot, k)) = self.small[node as usize] {
             let skip = self.guard_test(Context::Reach, node);
             format!(
-                "if {skip}s.visit_small(d, {k}, s.v[{slot}], {node}) {{ r{node}::<{{ {to} }}>(s, d) }} else {{ NOT_FOUND }}"
+                "if {skip}s.visit_small(d, {k}, s.v[{slot}], {node}) {{ {call} }} else {{ NOT_FOUND }}"
             )
         } else if info.visit_in_reach {
             let skip = self.guard_test(Context::Reach, node);
-            format!(
-                "if {skip}s.visit_reach(d, {node}) {{ r{node}::<{{ {to} }}>(s, d) }} else {{ NOT_FOUND }}"
-            )
+            format!("if {skip}s.visit_reach(d, {node}) {{ {call} }} else {{ NOT_FOUND }}")
         } else {
-            format!("r{node}::<{{ {to} }}>(s, d)")
+            call
         };
         format!("(if {node} == {to} {{ FOUND }} else {{ {search} }})")
     }
@@ -635,7 +678,12 @@ impl<'a> Generator<'a> {
             Context::Reach => {
                 let _ = writeln!(
                     f,
-                    "fn r{node}<const TO: u32>(s: &mut Search, d: usize) -> u8 {{"
+                    "{}",
+                    if self.const_to {
+                        format!("fn r{node}<const TO: u32>(s: &mut Search, d: usize) -> u8 {{")
+                    } else {
+                        format!("fn r{node}(s: &mut Search, to: u32, d: usize) -> u8 {{")
+                    }
                 );
             }
         }
@@ -803,7 +851,10 @@ impl<'a> Generator<'a> {
             let test_edge = &p.edges[p.edges_of(t).start];
             let found = match self.ctx {
                 Context::Move => String::new(),
-                Context::Reach => format!("if {t} == TO {{ return FOUND; }}"),
+                Context::Reach => format!(
+                    "if {t} == {} {{ return FOUND; }}",
+                    if self.const_to { "TO" } else { "to" }
+                ),
             };
             if let Some(slot) = self.substitutable(target) {
                 self.subst = Some(slot);

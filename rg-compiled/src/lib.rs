@@ -20,7 +20,8 @@ mod cache;
 mod gen;
 mod invariants;
 mod renumber;
-pub use cache::{cached_binary, BuildOutcome};
+pub use cache::{cached_binary, cached_binary_with, BuildOutcome};
+pub use gen::{Build, LARGE_GAME_EDGES};
 
 const RUNTIME: &str = include_str!("template/runtime.rs");
 const MAIN: &str = include_str!("template/main.rs");
@@ -75,10 +76,18 @@ pub fn check_size(program: &Program) -> Result<(), String> {
     Ok(())
 }
 
-/// Generates the crate for a compiled program.
+/// Generates the crate for a compiled program (built for speed, or for
+/// build time when the game is large: [`Build::for_program`]).
 pub fn generate(program: &Program) -> GeneratedCrate {
+    generate_with(program, Build::for_program(program))
+}
+
+/// Generates the crate for a compiled program with the given trade-off.
+pub fn generate_with(program: &Program, build: Build) -> GeneratedCrate {
     let program = renumber::renumber(program);
-    let game = gen::Generator::new(&program).game();
+    let game = gen::Generator::new(&program, build).game();
+    // LLVM's optimization is most of the build.
+    let opt_level = build.opt_level();
     let hash = content_hash(&[&game, RUNTIME, MAIN, LIB]);
     let name = format!("rgc_{hash}");
     // No LTO, not even rustc's thin local LTO between codegen units: it
@@ -88,7 +97,7 @@ pub fn generate(program: &Program) -> GeneratedCrate {
         "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
          [lib]\nname = \"{name}\"\npath = \"src/lib.rs\"\n\n\
          [[bin]]\nname = \"{name}\"\npath = \"src/main.rs\"\n\n\
-         [profile.release]\nopt-level = 2\ncodegen-units = 16\nlto = \"off\"\npanic = \"abort\"\ndebug = false\n\n\
+         [profile.release]\nopt-level = {opt_level}\ncodegen-units = 16\nlto = \"off\"\npanic = \"abort\"\ndebug = false\n\n\
          # A crate of its own, outside any enclosing workspace.\n[workspace]\n"
     );
     // The library is named after the game too: cached crates share a

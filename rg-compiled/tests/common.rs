@@ -71,3 +71,12 @@ pub fn assert_agrees(name: &str, engine: &Engine, depth: u32, extra: &[&str]) {
     assert_eq!(compiled, expected, "{name}: compiled vs engine perft");
     let _ = engine.player_names();
 }
+
+/// Builds (or reuses) the reasoner of `engine`'s program with the given
+/// build trade-off.
+pub fn binary_with(engine: &Engine, build: rg_compiled::Build) -> PathBuf {
+    match rg_compiled::cached_binary_with(engine.program(), &cache_root(), build) {
+        Ok(outcome) => outcome.binary,
+        Err(e) => panic!("build failed: {e}"),
+    }
+}

@@ -304,3 +304,26 @@ fn random_games_agree() {
         common::assert_agrees(&format!("random game {seed}"), &e, 3, &[]);
     }
 }
+
+/// The generation for large games (`Build::Quick`: lighter optimization,
+/// no forced inlining, checks' targets as arguments) counts the same, on
+/// games with checks, visited sets and keeper moves.
+#[test]
+fn quick_builds_agree() {
+    let ray_check = include_str!("../../rg-core/src/engine/testdata/ray_check.rg");
+    let games = [
+        ("breakthrough", team_rg("breakthrough.rg")),
+        ("ray check", ray_check.to_string()),
+    ];
+    for (name, source) in games {
+        let e = common::engine(&source, EngineOptions::default());
+        let bin = common::binary_with(&e, rg_compiled::Build::Quick);
+        let compiled =
+            common::compiled_perft(&bin, 3, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            compiled,
+            common::engine_perft(&e, 3),
+            "{name}: quick build vs engine"
+        );
+    }
+}
