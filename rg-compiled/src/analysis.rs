@@ -500,18 +500,54 @@ fn may_equal(a: &[Event], b: &[Event]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| conflict(x, y))
 }
 
-/// Whether some two alternatives' first events may coincide.
+/// Whether some two alternatives' first events may coincide. Sequences of
+/// known events are matched through a map; the few with an unknown tag
+/// are compared with every sequence of the other alternatives.
 fn conflicting(events: &[Vec<Vec<Event>>]) -> bool {
-    events.iter().enumerate().any(|(i, a)| {
-        events[i + 1..]
+    let mut owner: std::collections::HashMap<&[Event], usize> = std::collections::HashMap::new();
+    let mut vague: Vec<(usize, &[Event])> = Vec::new();
+    for (i, sequences) in events.iter().enumerate() {
+        for seq in sequences {
+            if seq.contains(&Event::SomeTag) {
+                vague.push((i, seq));
+            } else if let Some(&j) = owner.get(seq.as_slice()) {
+                if j != i {
+                    return true;
+                }
+            } else {
+                owner.insert(seq, i);
+            }
+        }
+    }
+    vague.iter().any(|&(i, a)| {
+        events
             .iter()
-            .any(|b| a.iter().any(|x| b.iter().any(|y| may_equal(x, y))))
+            .enumerate()
+            .any(|(j, b)| j != i && b.iter().any(|y| may_equal(a, y)))
     })
+}
+
+/// Whether an alternative starts by setting scalar slot `x` to something
+/// that does not depend on its previous value.
+fn overwrites(p: &Program, alt: Alternative, x: u32) -> bool {
+    match &p.edges[alt.edge].action {
+        Action::AssignAny { target, .. } => target.steps.is_empty() && target.base == x,
+        Action::Assign {
+            target,
+            value: Operand::Scalar(v),
+        } if target.steps.is_empty() && target.base == x => {
+            let mut read = Vec::new();
+            scalar_slots(v, &mut read);
+            !read.contains(&x)
+        }
+        _ => false,
+    }
 }
 
 /// The safety of every node's branch in move searches (see the module
 /// documentation); nodes that do not branch are `Always`.
-pub fn branch_safety(p: &Program, constant: &[bool]) -> Vec<Safety> {
+pub fn branch_safety(p: &Program, invariants: &crate::invariants::Invariants) -> Vec<Safety> {
+    let constant = &invariants.constant[..];
     let mut out = vec![Safety::Always; p.nodes.len()];
     let mut budget = BUDGET;
     for node in 0..p.nodes.len() as u32 {
@@ -523,12 +559,19 @@ pub fn branch_safety(p: &Program, constant: &[bool]) -> Vec<Safety> {
         if alts.is_empty() {
             continue;
         }
-        out[node as usize] = safety_of(p, constant, &alts, &mut budget);
+        out[node as usize] = safety_of(p, constant, invariants, node, &alts, &mut budget);
     }
     out
 }
 
-fn safety_of(p: &Program, constant: &[bool], alts: &[Alternative], budget: &mut u64) -> Safety {
+fn safety_of(
+    p: &Program,
+    constant: &[bool],
+    invariants: &crate::invariants::Invariants,
+    node: u32,
+    alts: &[Alternative],
+    budget: &mut u64,
+) -> Safety {
     // First with nothing known, which also finds the variable to follow.
     let mut sim = Simulator {
         p,
@@ -550,11 +593,30 @@ fn safety_of(p: &Program, constant: &[bool], alts: &[Alternative], budget: &mut 
             return Some(Safety::Never);
         };
         sim.x = Some(x);
+        // When every alternative sets `x` first, its value at the branch
+        // does not matter.
+        if alts.iter().all(|&alt| overwrites(p, alt, x)) {
+            let mut events = Vec::new();
+            for &alt in alts {
+                events.push(sim.first_events(alt, Known::Unknown)?);
+            }
+            return Some(if conflicting(&events) {
+                Safety::Never
+            } else {
+                Safety::Always
+            });
+        }
         let symbols = p.symbols.len() as u32;
         let mut safe = vec![0u64; (symbols as usize).div_ceil(64)];
         let mut any = false;
+        // Only the values `x` may hold here matter (the others never
+        // reach the branch: their bits stay clear).
+        let candidates: Vec<u32> = invariants
+            .possible(node, x)
+            .unwrap_or_else(|| (0..symbols).collect());
+        // Safe for every value `x` may hold here: safe.
         let mut all = true;
-        for a in 0..symbols {
+        for a in candidates {
             let mut events = Vec::new();
             for &alt in alts {
                 events.push(sim.first_events(alt, Known::Value(a))?);
@@ -935,8 +997,8 @@ mod tests {
 
     fn safety(source: &str, at: &str) -> Safety {
         let p = program(source);
-        let constant = crate::invariants::constant_slots(&p);
-        branch_safety(&p, &constant)[node(&p, at)].clone()
+        let invariants = crate::invariants::invariants(&p);
+        branch_safety(&p, &invariants)[node(&p, at)].clone()
     }
 
     const HEADER: &str = "
@@ -1005,7 +1067,8 @@ mod tests {
             "{HEADER}
             var board: SquareOrNull -> Piece = {{ :e, null: null }};
             var pos: SquareOrNull = b;
-            begin, s: player = one;
+            begin, q: player = one;
+            q, s: pos = SquareOrNull(*);
             s, t: pos = right[pos];
             s, t: pos = left[pos];
             t, u: board[pos] == e;
@@ -1114,7 +1177,7 @@ mod tests {
             u, end: player = keeper;"
         );
         let p = program(&source);
-        let constant = crate::invariants::constant_slots(&p);
+        let constant = crate::invariants::invariants(&p).constant;
         let dead = dead_values(&p, &constant, node(&p, "t") as u32, slot(&p, "pos"));
         let id = |name: &str| p.symbols.iter().position(|n| n == name).expect("symbol");
         let bit = |x: usize| (dead[x / 64] >> (x % 64)) & 1 != 0;

@@ -150,7 +150,8 @@ impl<'a> Generator<'a> {
                 }
             }
         }
-        let constant = crate::invariants::constant_slots(p);
+        let invariants = crate::invariants::invariants(p);
+        let constant = invariants.constant.clone();
         let mut small_move = small_move_visits(p);
         // The stamp tables have a row of all symbols per node (and depth).
         if small_move.iter().flatten().count() * p.symbols.len() > 1 << 22 {
@@ -173,7 +174,7 @@ impl<'a> Generator<'a> {
             small_move: numbered(&small_move),
             small: numbered(&small),
             reach_nodes: reach_nodes(p),
-            safety: branch_safety(p, &constant),
+            safety: branch_safety(p, &invariants),
             guards: guards(p, &constant),
             safe_tables: Vec::new(),
             cyclic: [Vec::new(), Vec::new()],

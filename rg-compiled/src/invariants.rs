@@ -285,8 +285,9 @@ impl Analysis<'_> {
     }
 
     /// One data-flow pass under the current `constant`; returns the slots
-    /// written, or `None` when the budget ran out.
-    fn pass(&mut self) -> Option<Vec<bool>> {
+    /// written and each node's environment, or `None` when the budget ran
+    /// out.
+    fn pass(&mut self) -> Option<(Vec<bool>, Vec<Option<Env>>)> {
         let p = self.p;
         let nodes = p.nodes.len();
         let tracked_count = self.tracked.iter().flatten().count();
@@ -401,7 +402,7 @@ impl Analysis<'_> {
                 }
             }
         }
-        Some(written)
+        Some((written, state))
     }
 }
 
@@ -440,10 +441,38 @@ fn read_slots(e: &Scalar, out: &mut Vec<u32>) {
     }
 }
 
-/// The state slots no move walk writes (see the module documentation):
-/// `true` for a slot that always holds its initial value. Scalar
-/// variables are never reported (they are tracked, not assumed).
-pub fn constant_slots(p: &Program) -> Vec<bool> {
+/// What the analysis proves (see the module documentation).
+pub struct Invariants {
+    /// Per state slot: no move walk writes it, so it always holds its
+    /// initial value. Scalar variables are never reported (they are
+    /// tracked, not assumed).
+    pub constant: Vec<bool>,
+    tracked: Vec<Option<usize>>,
+    /// Per node, the symbols each tracked variable may hold there in a move
+    /// search (`None`: no move search reaches the node; all `None` when
+    /// the analysis gave up).
+    values: Vec<Option<Env>>,
+}
+
+impl Invariants {
+    /// The symbols scalar slot `slot` may hold at `node` in a move search:
+    /// `None` when unknown (not a scalar variable, or the analysis gave
+    /// up), an empty list when no move search reaches the node.
+    pub fn possible(&self, node: u32, slot: u32) -> Option<Vec<u32>> {
+        let k = self.tracked.get(slot as usize).copied().flatten()?;
+        if self.values.is_empty() {
+            return None;
+        }
+        Some(match &self.values[node as usize] {
+            Some(env) => env[k].iter().collect(),
+            None => Vec::new(),
+        })
+    }
+}
+
+/// The state slots no move walk writes, and what scalar variables may hold
+/// at each node.
+pub fn invariants(p: &Program) -> Invariants {
     let slots = p.initial.len();
     let mut tracked = vec![None; slots];
     let mut count = 0;
@@ -457,14 +486,18 @@ pub fn constant_slots(p: &Program) -> Vec<bool> {
     let mut analysis = Analysis {
         p,
         n: p.symbols.len(),
-        tracked,
+        tracked: tracked.clone(),
         constant: constant.clone(),
         budget: BUDGET,
     };
     loop {
         analysis.constant.clone_from(&constant);
-        let Some(written) = analysis.pass() else {
-            return vec![false; slots];
+        let Some((written, values)) = analysis.pass() else {
+            return Invariants {
+                constant: vec![false; slots],
+                tracked,
+                values: Vec::new(),
+            };
         };
         let mut changed = false;
         for (c, w) in constant.iter_mut().zip(written) {
@@ -474,7 +507,11 @@ pub fn constant_slots(p: &Program) -> Vec<bool> {
             }
         }
         if !changed {
-            return constant;
+            return Invariants {
+                constant,
+                tracked,
+                values,
+            };
         }
     }
 }
@@ -522,7 +559,7 @@ mod tests {
             w, end: player = keeper;
         ";
         let p = program(source);
-        let c = constant_slots(&p);
+        let c = invariants(&p).constant;
         assert!(c[board_entry(&p, "null")], "board[null] is never written");
         assert!(c[board_entry(&p, "a")], "`a` is never a target of right[]");
         assert!(!c[board_entry(&p, "b")], "board[b] is written");
@@ -561,7 +598,7 @@ mod tests {
             w, end: player = keeper;
         ";
         let p = program(source);
-        let c = constant_slots(&p);
+        let c = invariants(&p).constant;
         assert!(!c[board_entry(&p, "null")], "board[null] may be written");
         assert!(!c[board_entry(&p, "b")], "board[b] is written");
     }
