@@ -36,19 +36,31 @@ fn list<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
     out
 }
 
-/// The `for` header of a loop over symbols: a range when they are
-/// consecutive ids.
-fn symbol_loop(symbols: &[u32]) -> String {
+/// The `for` header of a loop over symbols (a range when they are
+/// consecutive ids), and an expression: how many symbols come after the
+/// current one.
+fn loop_over(symbols: &[u32]) -> (String, String) {
     let consecutive = symbols.windows(2).all(|w| w[1] == w[0] + 1);
     match (symbols.first(), symbols.last()) {
-        (Some(first), Some(last)) if consecutive => format!("for sym in {first}u32..={last}u32"),
-        _ => format!("for &sym in &[{}u32]", list(symbols)),
+        (Some(first), Some(last)) if consecutive => (
+            format!("for sym in {first}u32..={last}u32"),
+            format!("u64::from({last}u32 - sym)"),
+        ),
+        _ => (
+            format!("for (i, &sym) in [{}u32].iter().enumerate()", list(symbols)),
+            format!("({} - 1 - i) as u64", symbols.len()),
+        ),
     }
 }
 
 /// Games with more automaton edges than this are built for build time
 /// rather than speed ([`Build::Quick`]).
 pub const LARGE_GAME_EDGES: usize = 4000;
+
+/// Automaton edges per module of node functions, and the most modules
+/// (see `Generator::game`).
+const EDGES_PER_MODULE: usize = 600;
+const MAX_MODULES: usize = 16;
 
 /// How a generated crate trades build time against speed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,9 +69,10 @@ pub enum Build {
     /// targets as const generics.
     Speed,
     /// For large games: `opt-level = 1`, no forced inlining, checks'
-    /// targets as arguments (arimaa, 10,273 edges: 56 s of CPU instead of
-    /// 83 s to build, and still 3.6x the interpreter; at level 0 it is
-    /// slower than the interpreter).
+    /// targets as arguments, node functions spread over several modules so
+    /// that rustc builds them on all cores (arimaa, 10,273 edges: 45 s
+    /// instead of several minutes, and still 3.6x the interpreter; at
+    /// level 0 it is slower than the interpreter).
     Quick,
 }
 
@@ -136,6 +149,9 @@ pub struct Generator<'a> {
     /// instantiating the functions per target takes rustc long.
     const_to: bool,
     build: Build,
+    /// Inside a check's any-assignment loop: the statement giving back the
+    /// steps of the symbols not tried, run when the loop finds the target.
+    loop_exit: Option<String>,
     /// Per search kind, node functions always inlined into their callers.
     inlined: [Vec<bool>; 2],
 }
@@ -181,6 +197,7 @@ impl<'a> Generator<'a> {
             inlined: [Vec::new(), Vec::new()],
             const_to: build == Build::Speed,
             build,
+            loop_exit: None,
         }
     }
 
@@ -189,6 +206,56 @@ impl<'a> Generator<'a> {
             Context::Move => 0,
             Context::Reach => 1,
         }
+    }
+
+    /// Every node function, in depth-first order of calls from the move
+    /// searches' entries, then from the checks' sources (then any left):
+    /// cut into consecutive modules, callers and callees mostly share one,
+    /// and calls within a module can be inlined.
+    fn call_order(&mut self, entries: &[bool]) -> Vec<(Context, u32)> {
+        let p = self.p;
+        let n = p.nodes.len();
+        let saved = self.ctx;
+        let mut order = Vec::new();
+        let mut placed = [vec![false; n], vec![false; n]];
+        let exists = |g: &Self, ctx: Context, node: usize| match ctx {
+            Context::Move => p.node_info[node].can_finish_move,
+            Context::Reach => g.reach_nodes[node],
+        };
+        let mut roots: Vec<(Context, u32)> = Vec::new();
+        for (node, &entry) in entries.iter().enumerate() {
+            if entry {
+                roots.push((Context::Move, node as u32));
+            }
+        }
+        for e in &p.edges {
+            if let Action::Reach { from, .. } = e.action {
+                roots.push((Context::Reach, from));
+            }
+        }
+        for ctx in [Context::Move, Context::Reach] {
+            roots.extend((0..n as u32).map(|node| (ctx, node)));
+        }
+        for (ctx, root) in roots {
+            let k = match ctx {
+                Context::Move => 0,
+                Context::Reach => 1,
+            };
+            self.ctx = ctx;
+            let mut stack = vec![root];
+            while let Some(node) = stack.pop() {
+                if placed[k][node as usize] || !exists(self, ctx, node as usize) {
+                    continue;
+                }
+                placed[k][node as usize] = true;
+                order.push((ctx, node));
+                let mut callees = self.callees(node);
+                callees.reverse();
+                stack.extend(callees);
+            }
+        }
+        self.ctx = saved;
+        order
     }
 
     /// The node functions a node's function calls directly.
@@ -469,17 +536,43 @@ impl<'a> Generator<'a> {
             }
         }
         body.push_str("        _ => false,\n    }\n}\n\n");
-        for node in 0..n as u32 {
-            if p.node_info[node as usize].can_finish_move {
-                self.ctx = Context::Move;
-                let f = self.node_fn(node);
-                body.push_str(&f);
-            }
-            if self.reach_nodes[node as usize] {
-                self.ctx = Context::Reach;
-                let f = self.node_fn(node);
-                body.push_str(&f);
-            }
+        // The node functions of a large game go to several modules: rustc
+        // gives each module its own codegen units, so it builds on all
+        // cores (in one module, one unit took nearly all of the build).
+        // Only large games: across modules nothing is inlined without LTO
+        // (chess split in two ran 25% slower; unsplit it builds in 9 s).
+        let parts = match self.build {
+            Build::Speed => 1,
+            Build::Quick => (p.edges.len() / EDGES_PER_MODULE).clamp(1, MAX_MODULES),
+        };
+        let order = self.call_order(&entries);
+        let total: usize = order
+            .iter()
+            .map(|&(_, node)| p.edges_of(node).len() + 1)
+            .sum();
+        let mut modules = vec![String::new(); parts];
+        let mut done = 0;
+        for (ctx, node) in order {
+            let module = &mut modules[(done * parts / total.max(1)).min(parts - 1)];
+            done += p.edges_of(node).len() + 1;
+            self.ctx = ctx;
+            let f = self.node_fn(node);
+            module.push_str(&f);
+        }
+        let imports: Vec<String> = (0..parts).map(|k| format!("part{k}::*")).collect();
+        let _ = writeln!(body, "use self::{{{}}};\n", imports.join(", "));
+        for (k, code) in modules.iter().enumerate() {
+            let others: Vec<&str> = imports
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != k)
+                .map(|(_, i)| i.as_str())
+                .collect();
+            let _ = writeln!(
+                body,
+                "mod part{k} {{\nuse super::*;\nuse crate::runtime::{{KeyTable, Layout, Search, INVALID, NOT_FOUND, FOUND, HALT}};\nuse super::{{{}}};\n\n{code}}}\n",
+                others.join(", ")
+            );
         }
         for (name, def) in &self.layouts {
             let _ = writeln!(out, "static {name}: Layout = {def};");
@@ -616,10 +709,17 @@ impl<'a> Generator<'a> {
                     self.enter(node)
                 )
             }
-            Context::Reach => format!(
-                "let r = {}; {restore} if r != NOT_FOUND {{ return r; }}",
-                self.enter(node)
-            ),
+            Context::Reach => {
+                // Leaving an any-assignment's loop early (see `assign_any`).
+                let exit = match &self.loop_exit {
+                    Some(exit) => format!("if r == FOUND {{ {exit} }} "),
+                    None => String::new(),
+                };
+                format!(
+                    "let r = {}; {restore} if r != NOT_FOUND {{ {exit}return r; }}",
+                    self.enter(node)
+                )
+            }
         }
     }
 
@@ -674,16 +774,16 @@ impl<'a> Generator<'a> {
         }
         match ctx {
             Context::Move => {
-                let _ = writeln!(f, "fn m{node}(s: &mut Search) -> bool {{");
+                let _ = writeln!(f, "pub(crate) fn m{node}(s: &mut Search) -> bool {{");
             }
             Context::Reach => {
                 let _ = writeln!(
                     f,
                     "{}",
                     if self.const_to {
-                        format!("fn r{node}<const TO: u32>(s: &mut Search, d: usize) -> u8 {{")
+                        format!("pub(crate) fn r{node}<const TO: u32>(s: &mut Search, d: usize) -> u8 {{")
                     } else {
-                        format!("fn r{node}(s: &mut Search, to: u32, d: usize) -> u8 {{")
+                        format!("pub(crate) fn r{node}(s: &mut Search, to: u32, d: usize) -> u8 {{")
                     }
                 );
             }
@@ -838,27 +938,30 @@ impl<'a> Generator<'a> {
 
     /// An any-assignment edge: a loop over its symbols.
     fn assign_any(&mut self, node: u32, t: u32, target: &Target, symbols: &[u32]) -> String {
-        let p = self.p;
         let halt = self.halt();
-        // A move search tries every symbol: its steps are counted at once.
-        // A check stops at its target, often at the first symbol: each
-        // symbol tried is counted (counting all at once made a check asked
-        // 130,000 times in one connect6 move search count 94M steps where
-        // the engine counts about 1M).
-        let (header, first) = match self.ctx {
-            Context::Move => (
-                format!(
-                    "if s.tick({}, {node}) {{ return {halt}; }}\n        {}",
-                    symbols.len(),
-                    symbol_loop(symbols)
-                ),
-                String::new(),
-            ),
-            Context::Reach => (
-                symbol_loop(symbols),
-                format!("if s.tick(1, {node}) {{ return {halt}; }}"),
-            ),
+        // A loop counts its symbols' steps at once. A check stops at its
+        // target, often at the first symbol: leaving the loop so, it gives
+        // back the steps of the symbols it did not try (without that, a
+        // check asked 130,000 times in one connect6 move search counted
+        // 94M steps where the engine counts about 1M).
+        let (header, rest) = loop_over(symbols);
+        let header = format!(
+            "if s.tick({}, {node}) {{ return {halt}; }}\n        {header}",
+            symbols.len()
+        );
+        self.loop_exit = match self.ctx {
+            Context::Move => None,
+            Context::Reach => Some(format!("s.untick({rest});")),
         };
+        let code = self.assign_any_body(node, t, target, &header);
+        self.loop_exit = None;
+        code
+    }
+
+    /// The loop of `assign_any` under `header`.
+    fn assign_any_body(&mut self, node: u32, t: u32, target: &Target, header: &str) -> String {
+        let p = self.p;
+        let exit = self.loop_exit.clone().unwrap_or_default();
         if self.fusible(t) {
             // The test at `t` runs inline for every symbol: no call, and
             // for a scalar target no write of a rejected symbol (the hot
@@ -867,7 +970,7 @@ impl<'a> Generator<'a> {
             let found = match self.ctx {
                 Context::Move => String::new(),
                 Context::Reach => format!(
-                    "if {t} == {} {{ return FOUND; }}",
+                    "if {t} == {} {{ {exit} return FOUND; }}",
                     if self.const_to { "TO" } else { "to" }
                 ),
             };
@@ -877,7 +980,7 @@ impl<'a> Generator<'a> {
                 self.subst = None;
                 let write = self.write_enter(&format!("{slot}"), "sym", test_edge.target);
                 return format!(
-                    "        {header} {{\n            {first}\n            {found}\n            let ok: bool = {test};\n            if ok {{ {write} }}\n        }}\n"
+                    "        {header} {{\n            {found}\n            let ok: bool = {test};\n            if ok {{ {write} }}\n        }}\n"
                 );
             }
             let offset = self.offset(target, node);
@@ -889,12 +992,12 @@ impl<'a> Generator<'a> {
                 ("let old = s.v[o]; s.v[o] = sym;", "s.v[o] = old;")
             };
             return format!(
-                "        {header} {{\n            {first}\n            let o = {offset} as usize;\n            {write}\n            {found}\n            let ok: bool = {test};\n            if ok {{ {then} }}\n            {restore}\n        }}\n"
+                "        {header} {{\n            let o = {offset} as usize;\n            {write}\n            {found}\n            let ok: bool = {test};\n            if ok {{ {then} }}\n            {restore}\n        }}\n"
             );
         }
         let offset = self.offset(target, node);
         let code = self.write_enter(&offset, "sym", t);
-        format!("        {header} {{\n            {first}\n            {code}\n        }}\n")
+        format!("        {header} {{\n            {code}\n        }}\n")
     }
 
     /// Expression (block): whether a test passes. Reachability checks in

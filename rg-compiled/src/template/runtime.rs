@@ -692,6 +692,12 @@ impl Search {
         false
     }
 
+    /// Gives back steps counted for symbols a loop did not try.
+    #[inline(always)]
+    pub fn untick(&mut self, n: u64) {
+        self.c.steps -= n;
+    }
+
     #[cold]
     #[inline(never)]
     fn step_limit_fault(&mut self, node: u32) {
