@@ -618,6 +618,11 @@ impl Search {
     /// Loads a state for a search at level 0.
     fn load(&mut self, values: &[u32], mode: Mode) {
         self.v.copy_from_slice(values);
+        self.restart(mode);
+    }
+
+    /// Prepares a search at level 0 of the values in `v`.
+    fn restart(&mut self, mode: Mode) {
         self.hv = false;
         self.tags.clear();
         self.prefix.clear();
@@ -1435,33 +1440,15 @@ impl Model {
     }
 
     /// Applies keeper moves until a non-keeper is on move or the game ends.
-    fn complete_keeper(&mut self, node: &mut u32, values: &mut Vec<u32>) -> R<()> {
-        for _ in 0..MAX_KEEPER_CHAIN {
-            if *node == game::END || values[game::PLAYER_SLOT as usize] != game::KEEPER {
-                return Ok(());
-            }
-            match self.choose(*node, values, Mode::First)? {
-                1 => {
-                    *node = self.search.chosen_node;
-                    std::mem::swap(values, &mut self.search.chosen);
-                }
-                0 => {
-                    return Err(Fault::Message(format!(
-                        "game unexpectedly ended: the keeper has no legal move in node {}",
-                        game::NODES[*node as usize]
-                    )))
-                }
-                k => {
-                    return Err(Fault::Message(format!(
-                        "keeper had {k} moves in node {}; it must have exactly one",
-                        game::NODES[*node as usize]
-                    )))
-                }
-            }
+    fn complete_keeper(&mut self, node: &mut u32, values: &mut [u32]) -> R<()> {
+        if *node == game::END || values[game::PLAYER_SLOT as usize] != game::KEEPER {
+            return Ok(());
         }
-        Err(Fault::Message(format!(
-            "the keeper made more than {MAX_KEEPER_CHAIN} moves in a row"
-        )))
+        let s = &mut self.search;
+        s.v.copy_from_slice(values);
+        let result = s.apply_keeper(node);
+        values.copy_from_slice(&s.v);
+        result
     }
 
     pub fn apply(&mut self, state: &mut State, mv: &Move) -> R<()> {
@@ -1553,38 +1540,87 @@ impl Model {
     pub fn playout(&mut self, rng: &mut Rng, max_moves: u64) -> R<(u64, u64, Vec<i64>)> {
         let initial = self.initial()?;
         let mut node = initial.node;
-        let mut values = initial.values.into_vec();
+        // The play runs on the search's own values: each ply's searches
+        // start from them, and the chosen state is copied in once.
+        let s = &mut self.search;
+        s.v.copy_from_slice(&initial.values);
+        std::mem::swap(&mut s.rng, rng);
+        let result = s.play(&mut node, max_moves);
+        std::mem::swap(&mut s.rng, rng);
+        let (made, branching) = result?;
+        Ok((made, branching, goals_of(&s.v)))
+    }
+}
+
+impl Search {
+    /// Plays uniformly random moves from the values in `v` at `*node` to
+    /// the end; returns the moves made and the sum of the numbers of legal
+    /// moves met.
+    fn play(&mut self, node: &mut u32, max_moves: u64) -> R<(u64, u64)> {
         let mut made = 0;
         let mut branching = 0;
-        while node != game::END {
+        while *node != game::END {
             if made >= max_moves {
                 return Err(Fault::Message("the playout did not end".into()));
             }
-            std::mem::swap(&mut self.search.rng, rng);
-            let result = self.choose(node, &values, Mode::Sample);
-            std::mem::swap(&mut self.search.rng, rng);
-            let found = result?;
+            let keeper = player_of(&self.v) == Player::Keeper;
+            self.restart(Mode::Sample);
+            self.run(*node)?;
+            let found = self.found();
             if found == 0 {
                 return Err(Fault::Message(format!(
                     "game unexpectedly ended: a non-terminal state has no legal move (node {})",
-                    game::NODES[node as usize]
+                    game::NODES[*node as usize]
                 )));
             }
-            if player_of(&values) == Player::Keeper && found != 1 {
+            if keeper && found != 1 {
                 return Err(Fault::Message(format!(
                     "keeper had {found} moves in node {}; it must have exactly one",
-                    game::NODES[node as usize]
+                    game::NODES[*node as usize]
                 )));
             }
             branching += found;
-            node = self.search.chosen_node;
-            std::mem::swap(&mut values, &mut self.search.chosen);
+            *node = self.chosen_node;
+            self.v.copy_from_slice(&self.chosen);
             if !self.options.expose_keeper {
-                self.complete_keeper(&mut node, &mut values)?;
+                self.apply_keeper(node)?;
             }
             made += 1;
         }
-        Ok((made, branching, goals_of(&values)))
+        Ok((made, branching))
+    }
+
+    /// Applies keeper moves to the values in `v` until a non-keeper is on
+    /// move or the game ends.
+    fn apply_keeper(&mut self, node: &mut u32) -> R<()> {
+        for _ in 0..MAX_KEEPER_CHAIN {
+            if *node == game::END || self.v[game::PLAYER_SLOT as usize] != game::KEEPER {
+                return Ok(());
+            }
+            self.restart(Mode::First);
+            self.run(*node)?;
+            match self.found() {
+                1 => {
+                    *node = self.chosen_node;
+                    self.v.copy_from_slice(&self.chosen);
+                }
+                0 => {
+                    return Err(Fault::Message(format!(
+                        "game unexpectedly ended: the keeper has no legal move in node {}",
+                        game::NODES[*node as usize]
+                    )))
+                }
+                k => {
+                    return Err(Fault::Message(format!(
+                        "keeper had {k} moves in node {}; it must have exactly one",
+                        game::NODES[*node as usize]
+                    )))
+                }
+            }
+        }
+        Err(Fault::Message(format!(
+            "the keeper made more than {MAX_KEEPER_CHAIN} moves in a row"
+        )))
     }
 }
 
