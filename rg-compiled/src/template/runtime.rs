@@ -195,11 +195,40 @@ fn tag_contribution(position: usize, tag: u32) -> u128 {
     z(NODE_DOMAIN - 1 - position, tag)
 }
 
-fn hash_values(values: &[u32]) -> u128 {
+/// Whether the contributions of state slots are tabulated (`zobrist`):
+/// when the table stays small.
+const TABULATED: bool = game::SLOTS * game::SYMBOL_COUNT <= 1 << 16;
+
+/// The contributions `z(slot, value)` of every slot and symbol, computed
+/// once (so hashing a write costs two loads, not four multiplications).
+fn zobrist() -> &'static [u128] {
+    static TABLE: std::sync::OnceLock<Vec<u128>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        if !TABULATED {
+            return Vec::new();
+        }
+        (0..game::SLOTS)
+            .flat_map(|slot| (0..game::SYMBOL_COUNT as u32).map(move |v| z(slot, v)))
+            .collect()
+    })
+}
+
+/// `z(slot, value)` for a state slot, from the table when there is one.
+#[inline(always)]
+fn zs(table: &[u128], slot: usize, value: u32) -> u128 {
+    if TABULATED {
+        if let Some(&c) = table.get(slot * game::SYMBOL_COUNT + value as usize) {
+            return c;
+        }
+    }
+    z(slot, value)
+}
+
+fn hash_values(table: &[u128], values: &[u32]) -> u128 {
     values
         .iter()
         .enumerate()
-        .fold(0, |h, (slot, &v)| h ^ z(slot, v))
+        .fold(0, |h, (slot, &v)| h ^ zs(table, slot, v))
 }
 
 /// A hasher for keys that already are uniformly distributed hashes.
@@ -539,6 +568,8 @@ pub struct Search {
     /// below which a visited set may be met (and restored with them).
     pub h: u128,
     pub hv: bool,
+    /// The tabulated slot contributions (`zobrist`).
+    zt: &'static [u128],
     pub tags: Vec<u32>,
     /// Games whose move searches keep visited sets, which are per tag
     /// prefix: the current prefix's id (fresh for every tag pushed, so two
@@ -574,6 +605,7 @@ impl Search {
             v: [0; game::SLOTS],
             h: 0,
             hv: false,
+            zt: zobrist(),
             tags: Vec::with_capacity(64),
             prefix_id: 0,
             prefix: Vec::with_capacity(64),
@@ -719,7 +751,7 @@ impl Search {
     #[inline]
     fn state_hash(&mut self) -> u128 {
         if !self.hv {
-            self.h = hash_values(&self.v);
+            self.h = hash_values(self.zt, &self.v);
             self.hv = true;
         }
         self.h
@@ -732,7 +764,7 @@ impl Search {
         let old = self.v[slot];
         let saved = (old, self.h, self.hv);
         if self.hv {
-            self.h ^= z(slot, old) ^ z(slot, value);
+            self.h ^= zs(self.zt, slot, old) ^ zs(self.zt, slot, value);
         }
         self.v[slot] = value;
         saved
@@ -745,7 +777,7 @@ impl Search {
             self.h = h;
         } else if self.hv {
             // Computed below the write: keep it, without the write.
-            self.h ^= z(slot, self.v[slot]) ^ z(slot, old);
+            self.h ^= zs(self.zt, slot, self.v[slot]) ^ zs(self.zt, slot, old);
         }
         self.v[slot] = old;
     }
@@ -941,7 +973,10 @@ impl Search {
     fn next_hash(&self, target: u32, player: u32) -> u128 {
         let slot = game::PLAYER_SLOT as usize;
         let old = self.v[slot];
-        hash_values(&self.v) ^ z(slot, old) ^ z(slot, player) ^ node_contribution(target)
+        hash_values(self.zt, &self.v)
+            ^ zs(self.zt, slot, old)
+            ^ zs(self.zt, slot, player)
+            ^ node_contribution(target)
     }
 
     /// Whether the current values, with `player` on move, are the kept
@@ -1282,7 +1317,7 @@ impl Search {
             // Computed below the write: keep it, without the write.
             for (k, &v) in old.iter().enumerate() {
                 let slot = offset as usize + k;
-                self.h ^= z(slot, self.v[slot]) ^ z(slot, v);
+                self.h ^= zs(self.zt, slot, self.v[slot]) ^ zs(self.zt, slot, v);
             }
         } else {
             self.h = h;
