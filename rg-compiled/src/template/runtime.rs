@@ -30,6 +30,9 @@ const MAX_CHECK_NESTING: usize = 1000;
 const MAX_MOVE_TAGS: usize = 100_000;
 const MAX_KEEPER_CHAIN: usize = 1_000_000;
 
+/// `push_tag`'s answer past the tag limit.
+pub const TAG_HALT: u8 = u8::MAX;
+
 /// Results of reachability functions.
 pub const NOT_FOUND: u8 = 0;
 pub const FOUND: u8 = 1;
@@ -522,6 +525,8 @@ struct Ctx {
     /// Distinct moves met.
     count: u64,
     steps: u64,
+    /// Tags emitted on the current walk of this search (recorded or not).
+    tags: u32,
     /// First modes: the dedup key of the kept move, if it was risky.
     chosen_key: Option<u128>,
 }
@@ -541,6 +546,7 @@ impl Ctx {
             fast: mode == Mode::Count && !stop_at_first,
             count: 0,
             steps: 0,
+            tags: 0,
             chosen_key: None,
         }
     }
@@ -852,37 +858,47 @@ impl Search {
 
     // ---- tags and risky branches ------------------------------------------
 
-    /// Whether tags must be recorded now (`push_tag`, `pop_tag`).
+    /// Emits a tag: its value is recorded only when something reads the
+    /// tags (collecting moves, a risky branch), and a new tag prefix
+    /// instance opens when visited sets are per prefix. Returns what
+    /// `pop_tag` must undo, or `TAG_HALT` (stop: past the tag limit).
     #[inline(always)]
-    pub fn recording(&self) -> bool {
-        game::TRACK_PREFIX || self.c.record
-    }
-
-    /// Appends a tag; true (stop) past the tag limit.
-    #[inline(always)]
-    pub fn push_tag(&mut self, tag: u32, node: u32) -> bool {
-        let position = self.tags.len() - self.c.tag_base;
-        if position >= MAX_MOVE_TAGS {
+    pub fn push_tag(&mut self, tag: u32, node: u32) -> u8 {
+        let record = self.c.record;
+        if !record && !game::TRACK_PREFIX {
+            return 0;
+        }
+        self.c.tags += 1;
+        if self.c.tags as usize > MAX_MOVE_TAGS {
             self.fail_at("move search does not terminate: a move has too many tags", node);
-            return true;
+            return TAG_HALT;
         }
         if game::TRACK_PREFIX {
             self.prefix.push(self.prefix_id);
             self.prefix_id = self.next_prefix_id;
             self.next_prefix_id += 1;
         }
-        if game::VISIBILITY_CHANGES {
-            self.record_visibility(self.tags.len());
+        if record {
+            if game::VISIBILITY_CHANGES {
+                self.record_visibility(self.tags.len());
+            }
+            self.tags.push(tag);
         }
-        self.tags.push(tag);
-        false
+        1 + u8::from(record)
     }
 
+    /// Undoes `push_tag`.
     #[inline(always)]
-    pub fn pop_tag(&mut self) {
-        self.tags.pop();
+    pub fn pop_tag(&mut self, mark: u8) {
+        if mark == 0 {
+            return;
+        }
+        self.c.tags -= 1;
         if game::TRACK_PREFIX {
             self.prefix_id = self.prefix.pop().unwrap_or(0);
+        }
+        if mark == 2 {
+            self.tags.pop();
         }
     }
 
