@@ -15,8 +15,8 @@ use rg_core::engine::program::{
 };
 
 use crate::analysis::{
-    branch_safety, dead_values, needs_hash, reach_nodes, small_move_visits, small_visits, Context,
-    Safety,
+    branch_safety, dead_values, loop_guards, needs_hash, reach_nodes, small_move_visits,
+    small_visits, Context, Safety,
 };
 
 fn rust_str(s: &str) -> String {
@@ -643,7 +643,7 @@ impl<'a> Generator<'a> {
                         // arrivals with the same state and tags cannot both
                         // complete a move, so only the step is counted.
                         format!(
-                            "((if s.is_risky() {{ {skip}{visit} }} else {{ !s.tick(1, {node}) }}) && m{node}(s))"
+                            "((if s.dedups() {{ {skip}{visit} }} else {{ !s.tick(1, {node}) }}) && m{node}(s))"
                         )
                     }
                 } else {
@@ -1226,26 +1226,45 @@ impl<'a> Generator<'a> {
 /// The start of a visited check's condition: a guarded check is skipped
 /// when the guard's variable holds a safe value.
 /// Per search kind and node, the visit guard: rg-core's (values on no
-/// cycle of the loop's maps) joined with the values for which every edge
-/// of the node fails, so the walk ends there.
+/// cycle of a ray loop's maps), else one of `analysis::loop_guards`
+/// (loops that branch or write other variables), joined with the values
+/// for which every edge of the node fails, so the walk ends there.
 fn guards(p: &Program, constant: &[bool]) -> [Vec<Guard>; 2] {
-    let per_kind = |pick: fn(&rg_core::engine::program::NodeInfo) -> Option<u32>| {
+    let per_kind = |ctx: Context, pick: fn(&rg_core::engine::program::NodeInfo) -> Option<u32>| {
+        let loops = loop_guards(p, ctx);
         (0..p.nodes.len() as u32)
             .map(|node| {
-                let g = &p.visit_guards[pick(&p.node_info[node as usize])? as usize];
-                let mut safe = g.safe.to_vec();
-                let dead = dead_values(p, constant, node, g.slot);
-                if safe.len() < dead.len() {
-                    safe.resize(dead.len(), 0);
+                let (slot, mut safe) = match pick(&p.node_info[node as usize]) {
+                    Some(g) => {
+                        let g = &p.visit_guards[g as usize];
+                        (g.slot, g.safe.to_vec())
+                    }
+                    None => loops[node as usize].clone()?,
+                };
+                if let Some((s, more)) = &loops[node as usize] {
+                    if *s == slot {
+                        merge(&mut safe, more);
+                    }
                 }
-                for (w, d) in safe.iter_mut().zip(dead) {
-                    *w |= d;
-                }
-                Some((g.slot, safe))
+                merge(&mut safe, &dead_values(p, constant, node, slot));
+                Some((slot, safe))
             })
             .collect()
     };
-    [per_kind(|i| i.move_guard), per_kind(|i| i.reach_guard)]
+    [
+        per_kind(Context::Move, |i| i.move_guard),
+        per_kind(Context::Reach, |i| i.reach_guard),
+    ]
+}
+
+/// `a |= b` on bitsets of possibly different lengths.
+fn merge(a: &mut Vec<u64>, b: &[u64]) {
+    if a.len() < b.len() {
+        a.resize(b.len(), 0);
+    }
+    for (w, x) in a.iter_mut().zip(b) {
+        *w |= x;
+    }
 }
 
 /// Expression: the slot of key variable `k` in a key table, or `INVALID`.

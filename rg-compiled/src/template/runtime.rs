@@ -936,6 +936,15 @@ impl Search {
         self.c.risky
     }
 
+    /// Whether completions are deduplicated here (inside a risky branch,
+    /// unless the search stops at its first walk): only then can two
+    /// arrivals at a join lead to the same move, so only then do joins
+    /// off every cycle keep their visited check.
+    #[inline(always)]
+    pub fn dedups(&self) -> bool {
+        self.c.risky && !self.c.stop_at_first
+    }
+
     /// Leaves the risky branch `open_risk` opened.
     #[inline(always)]
     pub fn close_risk(&mut self) {

@@ -1,0 +1,177 @@
+//! Static facts the generator uses about a program's searches: which
+//! nodes reachability searches visit, where the state hash is needed, and
+//! (in the submodules) which branches provably lead to distinct moves
+//! (`distinct`) and which visited sets need less than the state's hash
+//! (`visits`).
+
+use rg_core::engine::program::{Action, Op, Program, Scalar};
+
+mod distinct;
+mod visits;
+
+pub use distinct::{branch_safety, dead_values, Safety};
+pub use visits::{loop_guards, small_move_visits, small_visits};
+
+/// Where a search runs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Context {
+    Move,
+    Reach,
+}
+
+/// Nodes a reachability search can visit: graph-reachable from the source
+/// of some check.
+pub fn reach_nodes(p: &Program) -> Vec<bool> {
+    let mut seen = vec![false; p.nodes.len()];
+    let mut stack: Vec<u32> = p
+        .edges
+        .iter()
+        .filter_map(|e| match e.action {
+            Action::Reach { from, .. } => Some(from),
+            _ => None,
+        })
+        .collect();
+    while let Some(node) = stack.pop() {
+        if std::mem::replace(&mut seen[node as usize], true) {
+            continue;
+        }
+        for e in &p.edges[p.edges_of(node)] {
+            stack.push(e.target);
+        }
+    }
+    seen
+}
+
+/// For each search kind, the nodes below which a visited set may need the
+/// state hash (the node keeps one, or a check or successor does; a move
+/// search does not follow `player` assignments). Writes into any other
+/// node need not update the hash: nothing reads it before they are undone.
+/// Nodes with small visited sets (`small`, `small_move`) need no hash.
+pub fn needs_hash(
+    p: &Program,
+    small: &[Option<u32>],
+    small_move: &[Option<u32>],
+) -> [Vec<bool>; 2] {
+    let n = p.nodes.len();
+    let mut reach: Vec<bool> = (0..n)
+        .map(|k| p.node_info[k].visit_in_reach && small[k].is_none())
+        .collect();
+    let mut moves: Vec<bool> = (0..n)
+        .map(|k| p.node_info[k].visit_in_move && small_move[k].is_none())
+        .collect();
+    loop {
+        let mut changed = false;
+        for node in 0..n {
+            for e in &p.edges[p.edges_of(node as u32)] {
+                let check = matches!(e.action, Action::Reach { from, .. } if reach[from as usize]);
+                if !reach[node] && (check || reach[e.target as usize]) {
+                    reach[node] = true;
+                    changed = true;
+                }
+                let follows = !matches!(e.action, Action::AssignPlayer(_));
+                if !moves[node] && (check || (follows && moves[e.target as usize])) {
+                    moves[node] = true;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return [moves, reach];
+        }
+    }
+}
+
+/// One alternative of a branch: an edge, and the symbol for an
+/// any-assignment.
+#[derive(Clone, Copy)]
+struct Alternative {
+    edge: usize,
+    symbol: Option<u32>,
+}
+
+/// The alternatives of a node's move search, when it branches.
+fn alternatives(p: &Program, node: u32) -> Vec<Alternative> {
+    let edges = p.edges_of(node);
+    let any = p.edges[edges.clone()]
+        .iter()
+        .any(|e| matches!(e.action, Action::AssignAny { .. }));
+    // A disjoint node follows at most one of its (other) edges.
+    if p.node_info[node as usize].disjoint && !any {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for k in edges {
+        match &p.edges[k].action {
+            Action::AssignAny { symbols, .. } => {
+                out.extend(symbols.iter().map(|&s| Alternative {
+                    edge: k,
+                    symbol: Some(s),
+                }));
+            }
+            _ => out.push(Alternative {
+                edge: k,
+                symbol: None,
+            }),
+        }
+    }
+    if out.len() < 2 {
+        out.clear();
+    }
+    out
+}
+
+fn scalar_slots(e: &Scalar, out: &mut Vec<u32>) {
+    match e {
+        Scalar::Symbol(_) => {}
+        Scalar::Slot(s) => out.push(*s),
+        Scalar::Indexed(ix) => out.push(ix.key_slot),
+        Scalar::Code(code) => {
+            for op in &code.ops {
+                if let Op::Slot(s) = op {
+                    out.push(*s);
+                }
+            }
+        }
+        Scalar::Access(path) => {
+            for step in &path.steps {
+                scalar_slots(&step.key, out);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod test_games {
+    //! Small games the analyses' tests share.
+    use rg_core::engine::program::Program;
+    use rg_core::engine::{Engine, EngineOptions};
+
+    pub fn program(source: &str) -> Program {
+        match Engine::from_source(source, EngineOptions::default()) {
+            Ok(e) => e.program().clone(),
+            Err(d) => panic!("{d:?}"),
+        }
+    }
+
+    pub fn node(p: &Program, name: &str) -> usize {
+        p.nodes.iter().position(|n| n == name).expect("node")
+    }
+
+    pub fn slot(p: &Program, variable: &str) -> u32 {
+        p.variables
+            .iter()
+            .find(|(n, _, _)| n == variable)
+            .map(|(_, base, _)| *base)
+            .expect("variable")
+    }
+
+    pub const HEADER: &str = "
+        type Player = { one };
+        type Score = { 0 };
+        type Piece = { e, x, null };
+        type Square = { a, b, c };
+        type SquareOrNull = { null, a, b, c };
+        const right: SquareOrNull -> SquareOrNull = { :null, a: b, b: c };
+        const left: SquareOrNull -> SquareOrNull = { :null, b: a, c: b };
+    ";
+}
