@@ -1123,14 +1123,7 @@ impl<'a> Generator<'a> {
             Scalar::Symbol(id) => format!("{id}u32"),
             Scalar::Slot(slot) => self.slot(*slot),
             Scalar::Indexed(ix) => {
-                let step = KeyStep {
-                    table: ix.table,
-                    contiguous: ix.contiguous,
-                    min: ix.min,
-                    count: ix.count,
-                    stride: ix.stride,
-                    fallback: ix.fallback,
-                };
+                let step = ix.key_step();
                 self.load(ix.space, ix.base, &[self.slot(ix.key_slot)], &[step], node)
             }
             Scalar::Code(code) => self.code(code, node),
@@ -1140,18 +1133,7 @@ impl<'a> Generator<'a> {
                     .iter()
                     .map(|step| self.scalar(&step.key, node))
                     .collect();
-                let steps: Vec<KeyStep> = path
-                    .steps
-                    .iter()
-                    .map(|step| KeyStep {
-                        table: step.table,
-                        contiguous: step.contiguous,
-                        min: step.min,
-                        count: step.count,
-                        stride: step.stride,
-                        fallback: step.fallback,
-                    })
-                    .collect();
+                let steps: Vec<KeyStep> = path.steps.iter().map(Step::key_step).collect();
                 self.load(path.space, path.base, &keys, &steps, node)
             }
         }

@@ -169,15 +169,7 @@ impl Analysis<'_> {
             Scalar::Slot(slot) => self.state_value(env, *slot),
             Scalar::Indexed(ix) => {
                 let key = self.state_value(env, ix.key_slot);
-                let step = KeyStep {
-                    table: ix.table,
-                    contiguous: ix.contiguous,
-                    min: ix.min,
-                    count: ix.count,
-                    stride: ix.stride,
-                    fallback: ix.fallback,
-                };
-                self.load(env, ix.space, ix.base, &[key], &[step])
+                self.load(env, ix.space, ix.base, &[key], &[ix.key_step()])
             }
             Scalar::Code(code) => self.eval_code(env, code),
             Scalar::Access(path) => {
@@ -223,8 +215,8 @@ impl Analysis<'_> {
     /// test reading one tracked variable keeps the values that may pass.
     fn test(&self, env: &Env, negated: bool, lhs: &Scalar, rhs: &Scalar) -> Option<Env> {
         let mut read = Vec::new();
-        read_slots(lhs, &mut read);
-        read_slots(rhs, &mut read);
+        lhs.read_slots(&mut read);
+        rhs.read_slots(&mut read);
         read.sort_unstable();
         read.dedup();
         let tracked: Vec<usize> = read
@@ -407,38 +399,7 @@ impl Analysis<'_> {
 }
 
 fn key_steps(steps: &[Step]) -> Vec<KeyStep> {
-    steps
-        .iter()
-        .map(|s| KeyStep {
-            table: s.table,
-            contiguous: s.contiguous,
-            min: s.min,
-            count: s.count,
-            stride: s.stride,
-            fallback: s.fallback,
-        })
-        .collect()
-}
-
-/// The scalar slots an expression reads (directly or as keys).
-fn read_slots(e: &Scalar, out: &mut Vec<u32>) {
-    match e {
-        Scalar::Symbol(_) => {}
-        Scalar::Slot(s) => out.push(*s),
-        Scalar::Indexed(ix) => out.push(ix.key_slot),
-        Scalar::Code(code) => {
-            for op in &code.ops {
-                if let Op::Slot(s) = op {
-                    out.push(*s);
-                }
-            }
-        }
-        Scalar::Access(path) => {
-            for step in &path.steps {
-                read_slots(&step.key, out);
-            }
-        }
-    }
+    steps.iter().map(Step::key_step).collect()
 }
 
 /// What the analysis proves (see the module documentation).
@@ -519,22 +480,7 @@ pub fn invariants(p: &Program) -> Invariants {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rg_core::engine::{Engine, EngineOptions};
-
-    fn program(source: &str) -> Program {
-        match Engine::from_source(source, EngineOptions::default()) {
-            Ok(e) => e.program().clone(),
-            Err(d) => panic!("{d:?}"),
-        }
-    }
-
-    fn slot_of(p: &Program, variable: &str) -> u32 {
-        p.variables
-            .iter()
-            .find(|(name, _, _)| name == variable)
-            .map(|(_, base, _)| *base)
-            .expect("variable")
-    }
+    use crate::test_games::{program, slot};
 
     /// A ray that steps off the board to `null` and is stopped by the test
     /// `board[pos] == e`: the off-board entry is never written (the write
@@ -563,12 +509,12 @@ mod tests {
         assert!(c[board_entry(&p, "null")], "board[null] is never written");
         assert!(c[board_entry(&p, "a")], "`a` is never a target of right[]");
         assert!(!c[board_entry(&p, "b")], "board[b] is written");
-        assert!(!c[slot_of(&p, "pos") as usize], "scalars are not reported");
+        assert!(!c[slot(&p, "pos") as usize], "scalars are not reported");
     }
 
     /// The slot of `board[square]` (the board's key type is the largest).
     fn board_entry(p: &Program, square: &str) -> usize {
-        let board = slot_of(p, "board");
+        let board = slot(p, "board");
         let sym = p.symbols.iter().position(|s| s == square).expect("symbol") as u32;
         let table = p
             .key_tables

@@ -20,6 +20,8 @@ mod cache;
 mod gen;
 mod invariants;
 mod renumber;
+#[cfg(test)]
+mod test_games;
 pub use cache::{cached_binary, cached_binary_with, BuildOutcome};
 pub use gen::{Build, LARGE_GAME_EDGES};
 

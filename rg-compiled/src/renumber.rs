@@ -289,14 +289,7 @@ pub fn renumber(p: &Program) -> Program {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rg_core::engine::{Engine, EngineOptions};
-
-    fn program(source: &str) -> Program {
-        match Engine::from_source(source, EngineOptions::default()) {
-            Ok(e) => e.program().clone(),
-            Err(d) => panic!("{d:?}"),
-        }
-    }
+    use crate::test_games::program;
 
     /// A type and its extension by one symbol that another type shares
     /// (the RBG translations' `Coord`, `CoordOrNull` and `Piece` with

@@ -21,7 +21,7 @@
 
 use rg_core::engine::program::{Action, Code, Op, Operand, Program, Scalar, Space};
 
-use super::{alternatives, scalar_slots, Alternative};
+use super::{alternatives, Alternative};
 
 /// Whether the alternatives of a branch lead to distinct tag sequences.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -124,31 +124,13 @@ impl Simulator<'_> {
             Scalar::Slot(slot) => self.slot(*slot, x),
             Scalar::Indexed(ix) => {
                 let key = self.slot(ix.key_slot, x);
-                let step = rg_core::engine::program::KeyStep {
-                    table: ix.table,
-                    contiguous: ix.contiguous,
-                    min: ix.min,
-                    count: ix.count,
-                    stride: ix.stride,
-                    fallback: ix.fallback,
-                };
+                let step = ix.key_step();
                 self.load(ix.space, ix.base, &[key], &[step])
             }
             Scalar::Code(code) => self.eval_code(code, x),
             Scalar::Access(path) => {
                 let keys: Vec<Known> = path.steps.iter().map(|s| self.eval(&s.key, x)).collect();
-                let steps: Vec<_> = path
-                    .steps
-                    .iter()
-                    .map(|s| rg_core::engine::program::KeyStep {
-                        table: s.table,
-                        contiguous: s.contiguous,
-                        min: s.min,
-                        count: s.count,
-                        stride: s.stride,
-                        fallback: s.fallback,
-                    })
-                    .collect();
+                let steps: Vec<_> = path.steps.iter().map(|s| s.key_step()).collect();
                 self.load(path.space, path.base, &keys, &steps)
             }
         }
@@ -181,7 +163,7 @@ impl Simulator<'_> {
     /// Notes the slots a tag expression reads (candidates for `x`).
     fn note_tag_slots(&mut self, e: &Scalar) {
         let mut slots = Vec::new();
-        scalar_slots(e, &mut slots);
+        e.read_slots(&mut slots);
         for s in slots {
             if !self.tag_slots.contains(&s) {
                 self.tag_slots.push(s);
@@ -320,7 +302,7 @@ fn overwrites(p: &Program, alt: Alternative, x: u32) -> bool {
             value: Operand::Scalar(v),
         } if target.steps.is_empty() && target.base == x => {
             let mut read = Vec::new();
-            scalar_slots(v, &mut read);
+            v.read_slots(&mut read);
             !read.contains(&x)
         }
         _ => false,
@@ -462,8 +444,8 @@ pub fn dead_values(p: &Program, constant: &[bool], node: u32, slot: u32) -> Vec<
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_games::{node, program, slot, HEADER};
     use super::*;
+    use crate::test_games::{node, program, slot, HEADER};
 
     fn safety(source: &str, at: &str) -> Safety {
         let p = program(source);

@@ -4,7 +4,7 @@
 //! (`distinct`) and which visited sets need less than the state's hash
 //! (`visits`).
 
-use rg_core::engine::program::{Action, Op, Program, Scalar};
+use rg_core::engine::program::{Action, Program};
 
 mod distinct;
 mod visits;
@@ -118,60 +118,4 @@ fn alternatives(p: &Program, node: u32) -> Vec<Alternative> {
         out.clear();
     }
     out
-}
-
-fn scalar_slots(e: &Scalar, out: &mut Vec<u32>) {
-    match e {
-        Scalar::Symbol(_) => {}
-        Scalar::Slot(s) => out.push(*s),
-        Scalar::Indexed(ix) => out.push(ix.key_slot),
-        Scalar::Code(code) => {
-            for op in &code.ops {
-                if let Op::Slot(s) = op {
-                    out.push(*s);
-                }
-            }
-        }
-        Scalar::Access(path) => {
-            for step in &path.steps {
-                scalar_slots(&step.key, out);
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod test_games {
-    //! Small games the analyses' tests share.
-    use rg_core::engine::program::Program;
-    use rg_core::engine::{Engine, EngineOptions};
-
-    pub fn program(source: &str) -> Program {
-        match Engine::from_source(source, EngineOptions::default()) {
-            Ok(e) => e.program().clone(),
-            Err(d) => panic!("{d:?}"),
-        }
-    }
-
-    pub fn node(p: &Program, name: &str) -> usize {
-        p.nodes.iter().position(|n| n == name).expect("node")
-    }
-
-    pub fn slot(p: &Program, variable: &str) -> u32 {
-        p.variables
-            .iter()
-            .find(|(n, _, _)| n == variable)
-            .map(|(_, base, _)| *base)
-            .expect("variable")
-    }
-
-    pub const HEADER: &str = "
-        type Player = { one };
-        type Score = { 0 };
-        type Piece = { e, x, null };
-        type Square = { a, b, c };
-        type SquareOrNull = { null, a, b, c };
-        const right: SquareOrNull -> SquareOrNull = { :null, a: b, b: c };
-        const left: SquareOrNull -> SquareOrNull = { :null, b: a, c: b };
-    ";
 }

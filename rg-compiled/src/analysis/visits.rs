@@ -6,7 +6,7 @@
 
 use rg_core::engine::program::{Action, Op, Operand, Program, Scalar, Space};
 
-use super::{alternatives, scalar_slots, Context};
+use super::{alternatives, Context};
 
 /// Reachability-search nodes whose visited set can be keyed by one scalar
 /// slot's value instead of the state's hash: every check whose subgraph
@@ -272,10 +272,10 @@ pub fn small_move_visits(p: &Program) -> Vec<Option<u32>> {
                             written.insert_range(start, end);
                         }
                         for step in &target.steps {
-                            scalar_slots(&step.key, &mut reads);
+                            step.key.read_slots(&mut reads);
                         }
                         match value {
-                            Operand::Scalar(v) => scalar_slots(v, &mut reads),
+                            Operand::Scalar(v) => v.read_slots(&mut reads),
                             Operand::Region(r) => {
                                 if let Some((start, end)) = variable_of(r.path.base) {
                                     if r.path.space == Space::State {
@@ -283,7 +283,7 @@ pub fn small_move_visits(p: &Program) -> Vec<Option<u32>> {
                                     }
                                 }
                                 for step in &r.path.steps {
-                                    scalar_slots(&step.key, &mut reads);
+                                    step.key.read_slots(&mut reads);
                                 }
                             }
                         }
@@ -538,8 +538,8 @@ pub fn loop_guards(p: &Program, ctx: Context) -> Vec<Option<(u32, Vec<u64>)>> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_games::{node, program, slot, HEADER};
     use super::*;
+    use crate::test_games::{node, program, slot, HEADER};
 
     /// A check whose walk writes only `pos` is keyed by `pos`; one that
     /// also writes the board needs the state's hash.

@@ -1029,6 +1029,15 @@ impl Search {
         }
     }
 
+    /// A risky completion (`key`) seen before: `Some(stop)` — skip it, and
+    /// stop the search when it leads elsewhere (an ambiguous move).
+    fn repeated(&mut self, key: Option<u128>, target: u32, player: u32) -> Option<bool> {
+        match self.risky_again(key?, target, player)? {
+            true => Some(false),
+            false => Some(true),
+        }
+    }
+
     #[inline(never)]
     fn complete_slow(&mut self, target: u32, player: u32) -> bool {
         // The first keeper walk ends the search: nothing to deduplicate.
@@ -1086,12 +1095,8 @@ impl Search {
                 }
             }
             Mode::Sample => {
-                if let Some(key) = key {
-                    match self.risky_again(key, target, player) {
-                        Some(true) => return false,
-                        Some(false) => return true,
-                        None => {}
-                    }
+                if let Some(stop) = self.repeated(key, target, player) {
+                    return stop;
                 }
                 self.c.count += 1;
                 if self.rng.below(self.c.count) == 0 {
@@ -1099,12 +1104,8 @@ impl Search {
                 }
             }
             Mode::Perft => {
-                if let Some(key) = key {
-                    match self.risky_again(key, target, player) {
-                        Some(true) => return false,
-                        Some(false) => return true,
-                        None => {}
-                    }
+                if let Some(stop) = self.repeated(key, target, player) {
+                    return stop;
                 }
                 self.c.count += 1;
                 if self.descend_with(target, player, self.c.depth) {

@@ -84,6 +84,20 @@ pub struct Step {
     pub fallback: u32,
 }
 
+impl Step {
+    /// The step's key information, without its key expression.
+    pub fn key_step(&self) -> KeyStep {
+        KeyStep {
+            table: self.table,
+            contiguous: self.contiguous,
+            min: self.min,
+            count: self.count,
+            stride: self.stride,
+            fallback: self.fallback,
+        }
+    }
+}
+
 /// A path to a value: a base offset in a space plus access steps.
 #[derive(Clone, Debug)]
 pub struct Path {
@@ -192,14 +206,7 @@ fn emit_path(
         highest = highest.max(reached);
     }
     let first = steps.len() as u32;
-    steps.extend(path.steps.iter().map(|step| KeyStep {
-        table: step.table,
-        contiguous: step.contiguous,
-        min: step.min,
-        count: step.count,
-        stride: step.stride,
-        fallback: step.fallback,
-    }));
+    steps.extend(path.steps.iter().map(Step::key_step));
     ops.push(Op::Load {
         space: path.space,
         base: path.base,
@@ -223,7 +230,43 @@ pub struct Indexed {
     pub fallback: u32,
 }
 
+impl Indexed {
+    /// The read's key information.
+    pub fn key_step(&self) -> KeyStep {
+        KeyStep {
+            table: self.table,
+            contiguous: self.contiguous,
+            min: self.min,
+            count: self.count,
+            stride: self.stride,
+            fallback: self.fallback,
+        }
+    }
+}
+
 impl Scalar {
+    /// Appends the scalar slots the expression reads directly or as keys
+    /// (not the map entries it reads).
+    pub fn read_slots(&self, out: &mut Vec<u32>) {
+        match self {
+            Scalar::Symbol(_) => {}
+            Scalar::Slot(s) => out.push(*s),
+            Scalar::Indexed(ix) => out.push(ix.key_slot),
+            Scalar::Code(code) => {
+                for op in &code.ops {
+                    if let Op::Slot(s) = op {
+                        out.push(*s);
+                    }
+                }
+            }
+            Scalar::Access(path) => {
+                for step in &path.steps {
+                    step.key.read_slots(out);
+                }
+            }
+        }
+    }
+
     /// The same expression with one-step accesses keyed by a variable turned
     /// into [`Scalar::Indexed`], recursively.
     pub fn specialized(self) -> Scalar {
