@@ -130,7 +130,11 @@ impl Simulator<'_> {
             Scalar::Code(code) => self.eval_code(code, x),
             Scalar::Access(path) => {
                 let keys: Vec<Known> = path.steps.iter().map(|s| self.eval(&s.key, x)).collect();
-                let steps: Vec<_> = path.steps.iter().map(|s| s.key_step()).collect();
+                let steps: Vec<_> = path
+                    .steps
+                    .iter()
+                    .map(rg_core::engine::program::Step::key_step)
+                    .collect();
                 self.load(path.space, path.base, &keys, &steps)
             }
         }
