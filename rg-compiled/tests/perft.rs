@@ -306,13 +306,18 @@ fn keeper_walks_are_checked_unless_the_first_is_taken() {
 
 /// Generated games (`testkit::rg_games::random_spec`), optimized as
 /// `--via compiled` does, against the engine on the same program: 12 fixed
-/// seeds here; `RGW_RANDOM_GAMES=N` checks seeds 0..N instead (a by-hand
-/// run, recorded in docs/compiled.md).
+/// seeds here; `RGW_RANDOM_GAMES=N` (or `A..B`) checks seeds 0..N (A..B)
+/// instead (a by-hand run, recorded in docs/compiled.md).
 #[test]
 fn random_games_agree() {
     use testkit::rg_games::{random_spec, render};
     let seeds: Vec<u64> = match std::env::var("RGW_RANDOM_GAMES") {
-        Ok(n) => (0..n.parse().expect("a number")).collect(),
+        Ok(range) => match range.split_once("..") {
+            Some((from, to)) => {
+                (from.parse().expect("a number")..to.parse().expect("a number")).collect()
+            }
+            None => (0..range.parse().expect("a number")).collect(),
+        },
         Err(_) => (0..12).map(|k| k * 7919 + 13).collect(),
     };
     for seed in seeds {
