@@ -353,3 +353,45 @@ fn quick_builds_agree() {
         );
     }
 }
+
+/// A keeper move with tags, whose search opens a risky branch after its
+/// first tag and stops at its first walk, nested below a player's search
+/// that records its own tags (a risky branch too): the stop must not
+/// disturb the player's tags, or equal moves stop being merged.
+#[test]
+fn stopped_keeper_search_keeps_the_outer_tags() {
+    let source = "
+        type Player = { one, two };
+        type Score = { 0 };
+        begin, a: player = one;
+        a, b: $ go;
+        a, b2: $ go;
+        b, c: ;
+        b2, c: ;
+        c, k: player = keeper;
+        k, k1: $ kt;
+        k1, k2: ;
+        k1, k3: ;
+        k2, k4: $ x;
+        k3, k4: $ x;
+        k4, t: player = two;
+        t, t1: $ back;
+        t, t2: $ forth;
+        t1, a: player = one;
+        t2, a: player = one;
+        a, end: player = keeper;
+    ";
+    for (options, flags) in [
+        (EngineOptions::default(), &[][..]),
+        (
+            EngineOptions {
+                first_keeper_walk: true,
+                ..EngineOptions::default()
+            },
+            &["--first-keeper-walk"][..],
+        ),
+    ] {
+        let e = common::engine(source, options);
+        common::assert_agrees("stopped keeper search", &e, 5, flags);
+    }
+}

@@ -30,9 +30,6 @@ const MAX_CHECK_NESTING: usize = 1000;
 const MAX_MOVE_TAGS: usize = 100_000;
 const MAX_KEEPER_CHAIN: usize = 1_000_000;
 
-/// `push_tag`'s answer past the tag limit.
-pub const TAG_HALT: u8 = u8::MAX;
-
 /// Results of reachability functions.
 pub const NOT_FOUND: u8 = 0;
 pub const FOUND: u8 = 1;
@@ -858,47 +855,57 @@ impl Search {
 
     // ---- tags and risky branches ------------------------------------------
 
-    /// Emits a tag: its value is recorded only when something reads the
-    /// tags (collecting moves, a risky branch), and a new tag prefix
-    /// instance opens when visited sets are per prefix. Returns what
-    /// `pop_tag` must undo, or `TAG_HALT` (stop: past the tag limit).
+    /// Whether a tag must be pushed (`push_tag`, `pop_tag`): when
+    /// something reads the tags (collecting moves, a risky branch), or
+    /// when visited sets are per tag prefix instance.
     #[inline(always)]
-    pub fn push_tag(&mut self, tag: u32, node: u32) -> u8 {
-        let record = self.c.record;
-        if !record && !game::TRACK_PREFIX {
-            return 0;
-        }
+    pub fn recording(&self) -> bool {
+        game::TRACK_PREFIX || self.c.record
+    }
+
+    /// Emits a tag: its value is kept only when something reads the tags,
+    /// and a new tag prefix instance opens when visited sets are per
+    /// prefix. True (stop) past the tag limit.
+    #[inline(always)]
+    pub fn push_tag(&mut self, tag: u32, node: u32) -> bool {
         self.c.tags += 1;
         if self.c.tags as usize > MAX_MOVE_TAGS {
             self.fail_at("move search does not terminate: a move has too many tags", node);
-            return TAG_HALT;
+            return true;
         }
         if game::TRACK_PREFIX {
             self.prefix.push(self.prefix_id);
             self.prefix_id = self.next_prefix_id;
             self.next_prefix_id += 1;
         }
-        if record {
+        if self.c.record {
             if game::VISIBILITY_CHANGES {
                 self.record_visibility(self.tags.len());
             }
             self.tags.push(tag);
         }
-        1 + u8::from(record)
+        false
     }
 
-    /// Undoes `push_tag`.
+    /// Undoes `push_tag`. A search that stopped inside a risky branch it
+    /// opened pops with `record` still set: only the values above where
+    /// recording began (the search's start when collecting, else the
+    /// branch's) were pushed.
     #[inline(always)]
-    pub fn pop_tag(&mut self, mark: u8) {
-        if mark == 0 {
-            return;
-        }
+    pub fn pop_tag(&mut self) {
         self.c.tags -= 1;
         if game::TRACK_PREFIX {
             self.prefix_id = self.prefix.pop().unwrap_or(0);
         }
-        if mark == 2 {
-            self.tags.pop();
+        if self.c.record {
+            let floor = if self.c.mode == Mode::Collect {
+                self.c.tag_base
+            } else {
+                self.c.risk_start
+            };
+            if self.tags.len() > floor {
+                self.tags.pop();
+            }
         }
     }
 
@@ -1188,14 +1195,16 @@ impl Search {
         // The writes of the outer search may have left `h` stale where
         // nothing read it.
         self.hv = false;
+        // The stacks as they were, whatever the nested search left.
+        let (tags, prefixes, prefix_id) = (self.tags.len(), self.prefix.len(), self.prefix_id);
         self.enter_level(mode, depth, outer.level + 1);
         if game::TRACK_PREFIX {
             self.fresh_prefix();
         }
         game::moves_from(self, node);
-        if game::TRACK_PREFIX {
-            self.prefix_id = self.prefix.pop().unwrap_or(0);
-        }
+        self.tags.truncate(tags);
+        self.prefix.truncate(prefixes);
+        self.prefix_id = prefix_id;
         let inner = self.c;
         self.c = outer;
         (self.h, self.hv) = hash;
