@@ -14,7 +14,9 @@
 //! may reach leaves `C`. Repeat until no write reaches `C`: then, by
 //! induction over the plays, no slot of `C` ever changes.
 
-use rg_core::engine::program::{Action, Code, KeyStep, Op, Operand, Program, Scalar, Space, Step};
+use rg_core::engine::program::{
+    Action, Code, KeyStep, Op, Operand, Program, Scalar, Space, Step, Target,
+};
 
 /// A set of symbols.
 #[derive(Clone, PartialEq, Eq)]
@@ -243,6 +245,38 @@ impl Analysis<'_> {
     }
 
     /// Marks the map entries a write may reach.
+    /// The environment after an assignment of `values()` to `target`: a
+    /// tracked scalar takes those values (none: the edge cannot be taken);
+    /// anything else marks the slots it may write.
+    fn assign(
+        &self,
+        env: &Env,
+        target: &Target,
+        values: impl FnOnce() -> Symbols,
+        written: &mut [bool],
+    ) -> Option<Env> {
+        match self.tracked.get(target.base as usize).copied().flatten() {
+            Some(x) if target.steps.is_empty() => {
+                let v = values();
+                (!v.is_empty()).then(|| {
+                    let mut out = env.clone();
+                    out[x] = v;
+                    out
+                })
+            }
+            _ => {
+                self.write(
+                    env,
+                    target.base,
+                    &target.steps,
+                    target.layout.size(),
+                    written,
+                );
+                Some(env.clone())
+            }
+        }
+    }
+
     fn write(&self, env: &Env, base: u32, steps: &[Step], size: u32, written: &mut [bool]) {
         let keys: Vec<Symbols> = steps.iter().map(|s| self.eval(env, &s.key)).collect();
         match self.offsets(base, &keys, &key_steps(steps)) {
@@ -319,52 +353,21 @@ impl Analysis<'_> {
                         self.test(&env, *negated, lhs, rhs)
                     }
                     Action::Assign { target, value } => {
-                        match self.tracked.get(target.base as usize).copied().flatten() {
-                            Some(x) if target.steps.is_empty() => {
-                                let v = match value {
-                                    Operand::Scalar(v) => self.eval(&env, v),
-                                    Operand::Region(_) => Symbols::all(self.n),
-                                };
-                                (!v.is_empty()).then(|| {
-                                    let mut out = env.clone();
-                                    out[x] = v;
-                                    out
-                                })
-                            }
-                            _ => {
-                                self.write(
-                                    &env,
-                                    target.base,
-                                    &target.steps,
-                                    target.layout.size(),
-                                    &mut written,
-                                );
-                                Some(env.clone())
-                            }
-                        }
+                        let values = || match value {
+                            Operand::Scalar(v) => self.eval(&env, v),
+                            Operand::Region(_) => Symbols::all(self.n),
+                        };
+                        self.assign(&env, target, values, &mut written)
                     }
                     Action::AssignAny { target, symbols } => {
-                        match self.tracked.get(target.base as usize).copied().flatten() {
-                            Some(x) if target.steps.is_empty() => {
-                                let mut v = Symbols::empty(self.n);
-                                for &s in symbols {
-                                    v.insert(s);
-                                }
-                                let mut out = env.clone();
-                                out[x] = v;
-                                Some(out)
+                        let values = || {
+                            let mut v = Symbols::empty(self.n);
+                            for &s in &**symbols {
+                                v.insert(s);
                             }
-                            _ => {
-                                self.write(
-                                    &env,
-                                    target.base,
-                                    &target.steps,
-                                    target.layout.size(),
-                                    &mut written,
-                                );
-                                Some(env.clone())
-                            }
-                        }
+                            v
+                        };
+                        self.assign(&env, target, values, &mut written)
                     }
                     Action::AssignPlayer(v) => {
                         let v = self.eval(&env, v);

@@ -658,13 +658,18 @@ impl Search {
 
     /// Prepares a search at level 0 of the values in `v`.
     fn restart(&mut self, mode: Mode) {
+        self.clear_search();
+        self.enter_level(mode, 0, 0);
+    }
+
+    /// Forgets what the last search left: hash, stacks, visits, fault.
+    fn clear_search(&mut self) {
         self.hv = false;
         self.tags.clear();
         self.prefix.clear();
         self.fresh_prefix();
         self.vis.clear();
         self.fault = None;
-        self.enter_level(mode, 0, 0);
     }
 
     /// Runs the move search of the loaded state from `node`.
@@ -1237,12 +1242,7 @@ impl Search {
     /// Perft of a loaded state in place (games without random moves).
     fn perft_in_place(&mut self, node: u32, values: &[u32], depth: u32) -> R<u64> {
         self.v.copy_from_slice(values);
-        self.hv = false;
-        self.tags.clear();
-        self.prefix.clear();
-        self.fresh_prefix();
-        self.vis.clear();
-        self.fault = None;
+        self.clear_search();
         self.leaves = 0;
         self.c = Ctx::new(Mode::Perft, depth, 0, 0, false);
         self.descend(node, depth);
