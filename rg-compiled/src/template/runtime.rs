@@ -599,7 +599,7 @@ pub struct Search {
     moves: Moves,
     rng: Rng,
     chosen_node: u32,
-    chosen: Vec<u32>,
+    chosen: [u32; game::SLOTS],
 }
 
 impl Search {
@@ -626,7 +626,7 @@ impl Search {
             moves: Moves::default(),
             rng: Rng::new(0),
             chosen_node: 0,
-            chosen: vec![0; game::SLOTS],
+            chosen: [0; game::SLOTS],
         })
     }
 
@@ -1001,7 +1001,7 @@ impl Search {
     #[inline(never)]
     fn keep(&mut self, target: u32, player: u32) {
         self.chosen_node = target;
-        self.chosen.copy_from_slice(&self.v);
+        self.chosen = self.v;
         self.chosen[game::PLAYER_SLOT as usize] = player;
     }
 
@@ -1210,16 +1210,17 @@ impl Search {
         self.tags.truncate(tags);
         self.prefix.truncate(prefixes);
         self.prefix_id = prefix_id;
-        let inner = self.c;
+        // Of the nested search's context only its count is read.
+        let inner_count = self.c.count;
         self.c = outer;
         (self.h, self.hv) = hash;
         if self.fault.is_some() {
             return true;
         }
         match mode {
-            Mode::Count => self.leaves += inner.count,
-            Mode::KeeperPerft if inner.count != 1 => {
-                let message = if inner.count == 0 {
+            Mode::Count => self.leaves += inner_count,
+            Mode::KeeperPerft if inner_count != 1 => {
+                let message = if inner_count == 0 {
                     format!(
                         "game unexpectedly ended: the keeper has no legal move in node {}",
                         game::NODES[node as usize]
@@ -1227,7 +1228,7 @@ impl Search {
                 } else {
                     format!(
                         "keeper had {} moves in node {}; it must have exactly one",
-                        inner.count,
+                        inner_count,
                         game::NODES[node as usize]
                     )
                 };
@@ -1580,7 +1581,7 @@ impl Model {
                 match self.choose(node, moves.values_of(i), Mode::First)? {
                     1 => {
                         node = self.search.chosen_node;
-                        std::mem::swap(&mut child, &mut self.search.chosen);
+                        child.copy_from_slice(&self.search.chosen);
                     }
                     _ => {
                         child.copy_from_slice(moves.values_of(i));
@@ -1651,7 +1652,7 @@ impl Search {
             }
             branching += found;
             *node = self.chosen_node;
-            self.v.copy_from_slice(&self.chosen);
+            self.v = self.chosen;
             if !self.options.expose_keeper {
                 self.apply_keeper(node)?;
             }
@@ -1672,7 +1673,7 @@ impl Search {
             match self.found() {
                 1 => {
                     *node = self.chosen_node;
-                    self.v.copy_from_slice(&self.chosen);
+                    self.v = self.chosen;
                 }
                 0 => {
                     return Err(Fault::Message(format!(
