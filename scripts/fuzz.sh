@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs one coverage-guided fuzz target (or all of them) for a time budget:
 #   scripts/fuzz.sh TARGET SECONDS [RUNS]  e.g. scripts/fuzz.sh rg_parse 60
-#   scripts/fuzz.sh all SECONDS [RUNS]     every target, SECONDS each
+#   scripts/fuzz.sh all SECONDS [RUNS]     every target, SECONDS each, one
+#                                           per core at a time
 # RUNS, if given, also stops a run after that many executions (the issue's
 # goal is 10^6 executions or one hour: scripts/fuzz.sh TARGET 3600 1000000).
 #   scripts/fuzz.sh list               the targets
@@ -131,7 +132,17 @@ run() {
 
 failed=0
 if [ "$target" = all ]; then
-    for t in "${TARGETS[@]}"; do run "$t" || failed=1; done
+    # One target per core at a time (libFuzzer runs on one thread):
+    # RGW_FUZZ_JOBS overrides.
+    at_once=${RGW_FUZZ_JOBS:-$(nproc)}
+    failures=$(mktemp)
+    for t in "${TARGETS[@]}"; do
+        while [ "$(jobs -rp | wc -l)" -ge "$at_once" ]; do wait -n || true; done
+        { run "$t" || echo "$t" >>"$failures"; } &
+    done
+    wait
+    [ -s "$failures" ] && failed=1
+    rm -f "$failures"
 else
     run "$target" || failed=1
 fi
