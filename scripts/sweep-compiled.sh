@@ -6,10 +6,13 @@
 # `--via compiled` and with `--via rg --optimize` (the same optimized RG),
 # each with a time limit of SECONDS (default 30), and writes one line per
 # game: file, verdict, the depths both completed, the two count lists, the
-# generate+build seconds. Verdicts: agree (every depth both completed),
-# DIFFER, engine-error / compiled-error (one side failed, with its message),
-# both-error (both failed: compared by message), too-large (refused by the
-# compile size limit). Exits 1 if any game differs.
+# generate+build seconds, and why a side stopped early (time limit or an
+# error of the game). A stopped run still reports the depths it completed,
+# and those are compared. Verdicts: agree (both completed every depth),
+# agree-partial (a side stopped; every depth both completed agrees),
+# DIFFER, engine-error / compiled-error (one side failed before reporting
+# counts, with its message), both-error (both failed so), too-large
+# (refused by the compile size limit). Exits 1 if any game differs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 2 ] || { echo "usage: $0 OUT.tsv [DEPTH] [SECONDS] DIR..." >&2; exit 2; }
@@ -21,7 +24,7 @@ seconds=30
 [[ ${1:-} =~ ^[0-9]+$ ]] && { seconds=$1; shift; }
 cargo build --release -q
 rgw=target/release/rgw
-printf 'file\tverdict\tdepths\tcompiled\tengine\tbuild_s\n' >"$out"
+printf 'file\tverdict\tdepths\tcompiled\tengine\tbuild_s\tstopped\n' >"$out"
 differ=0
 for dir in "$@"; do
     for file in "$dir"/*; do
@@ -47,22 +50,32 @@ last = lambda t: t.strip().splitlines()[-1] if t.strip() else ''
 build = ''
 if cj and 'compile_seconds' in cj:
     build = '%.1f' % cj['compile_seconds']
-if cs != 0 or cj is None:
+# A run stopped by its time limit or by an error of the game still reports
+# the depths it completed: those are compared.
+counted = lambda j: j is not None and 'perft' in j
+if not counted(cj):
     if 'too large to compile' in c:
-        print('too-large\t\t\t\t' + build)
-    elif es != 0 or ej is None:
-        print('both-error\t\t%s\t%s\t%s' % (last(c), last(e), build))
+        print('too-large\t\t\t\t' + build + '\t')
+    elif not counted(ej):
+        print('both-error\t\t%s\t%s\t%s\t' % (last(c), last(e), build))
     else:
-        print('compiled-error\t\t%s\t\t%s' % (last(c), build))
+        print('compiled-error\t\t%s\t\t%s\t' % (last(c), build))
     sys.exit()
-if es != 0 or ej is None:
-    print('engine-error\t\t\t%s\t%s' % (last(e), build))
+if not counted(ej):
+    print('engine-error\t\t\t%s\t%s\t' % (last(e), build))
     sys.exit()
 cp, ep = cj['perft'], ej['perft']
 n = min(len(cp), len(ep))
-same = cp[:n] == ep[:n]
-print('%s\t%d\t%s\t%s\t%s' % ('agree' if same else 'DIFFER', n - 1,
-      ' '.join(map(str, cp)), ' '.join(map(str, ep)), build))
+stops = '; '.join('%s: %s' % (side, j['stopped'])
+                  for side, j in (('compiled', cj), ('engine', ej)) if j.get('stopped'))
+if cp[:n] != ep[:n]:
+    verdict = 'DIFFER'
+elif stops:
+    verdict = 'agree-partial'
+else:
+    verdict = 'agree'
+print('%s\t%d\t%s\t%s\t%s\t%s' % (verdict, n - 1,
+      ' '.join(map(str, cp)), ' '.join(map(str, ep)), build, stops))
 EOF
 )
         printf '%s\t%s\n' "$file" "$verdict" >>"$out"
