@@ -483,21 +483,16 @@ pub fn invariants(p: &Program) -> Invariants {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_games::{program, slot};
+    use crate::test_games::{program, slot, HEADER};
 
     /// A ray that steps off the board to `null` and is stopped by the test
     /// `board[pos] == e`: the off-board entry is never written (the write
     /// only happens where the test passed), the others are.
     #[test]
     fn off_board_entry_is_constant() {
-        let source = "
-            type Player = { one };
-            type Score = { 0 };
-            type Piece = { e, x, null };
-            type Square = { a, b, c };
-            type SquareOrNull = { null, a, b, c };
-            const right: SquareOrNull -> SquareOrNull = { :null, a: b, b: c };
-            var board: SquareOrNull -> Piece = { :e, null: null };
+        let source = format!(
+            "{HEADER}
+            var board: SquareOrNull -> Piece = {{ :e, null: null }};
             var pos: SquareOrNull = a;
             begin, s: pos = Square(*);
             s, t: pos = right[pos];
@@ -505,9 +500,9 @@ mod tests {
             u, v: board[pos] = x;
             v, w: $$ pos;
             w, begin: player = one;
-            w, end: player = keeper;
-        ";
-        let p = program(source);
+            w, end: player = keeper;"
+        );
+        let p = program(&source);
         let c = invariants(&p).constant;
         assert!(c[board_entry(&p, "null")], "board[null] is never written");
         assert!(c[board_entry(&p, "a")], "`a` is never a target of right[]");
