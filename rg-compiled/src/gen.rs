@@ -62,6 +62,22 @@ pub const LARGE_GAME_EDGES: usize = 4000;
 const EDGES_PER_MODULE: usize = 600;
 const MAX_MODULES: usize = 16;
 
+/// Quick builds: the most edges of node functions LLVM may merge into one
+/// by inlining. It inlines a function with one caller whatever its size,
+/// so long call chains (KIF translations) became single functions that
+/// took one core over a minute to optimize; a function past this size is
+/// kept out of line.
+const QUICK_INLINE_EDGES: u64 = 64;
+
+/// What a node function's attribute says about inlining it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Inlining {
+    /// Left to the compiler.
+    Free,
+    Always,
+    Never,
+}
+
 /// How a generated crate trades build time against speed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Build {
@@ -113,6 +129,35 @@ fn numbered(slots: &[Option<u32>]) -> Vec<Option<(u32, usize)>> {
 /// for which the visited check is skipped.
 type Guard = Option<(u32, Vec<u64>)>;
 
+/// Visit guards with their bitsets interned: per search kind and node, the
+/// guard's slot and the index of its bitset in `Guards::sets` (large games
+/// have thousands of guards but only a few distinct bitsets).
+struct Guards {
+    at: [Vec<Option<(u32, usize)>>; 2],
+    sets: Vec<Vec<u64>>,
+}
+
+impl Guards {
+    fn intern(guards: [Vec<Guard>; 2]) -> Guards {
+        let mut index: HashMap<Vec<u64>, usize> = HashMap::new();
+        let mut sets = Vec::new();
+        let at = guards.map(|per_node| {
+            per_node
+                .into_iter()
+                .map(|guard| {
+                    let (slot, bits) = guard?;
+                    let k = *index.entry(bits).or_insert_with_key(|bits| {
+                        sets.push(bits.clone());
+                        sets.len() - 1
+                    });
+                    Some((slot, k))
+                })
+                .collect()
+        });
+        Guards { at, sets }
+    }
+}
+
 pub struct Generator<'a> {
     p: &'a Program,
     labels: usize,
@@ -141,7 +186,7 @@ pub struct Generator<'a> {
     small_move: Vec<Option<(u32, usize)>>,
     /// Per search kind and node, the visit guard: the slot and the values
     /// for which its visited check is skipped (`gen::guards`).
-    guards: [Vec<Guard>; 2],
+    guards: Guards,
     /// Per search kind, nodes on a cycle of calls.
     cyclic: [Vec<bool>; 2],
     /// Checks' targets are const generics of the reachability functions
@@ -152,8 +197,8 @@ pub struct Generator<'a> {
     /// Inside a check's any-assignment loop: the statement giving back the
     /// steps of the symbols not tried, run when the loop finds the target.
     loop_exit: Option<String>,
-    /// Per search kind, node functions always inlined into their callers.
-    inlined: [Vec<bool>; 2],
+    /// Per search kind, node functions inlined by force, or kept out of line.
+    inlining: [Vec<Inlining>; 2],
 }
 
 impl<'a> Generator<'a> {
@@ -191,10 +236,10 @@ impl<'a> Generator<'a> {
             small: numbered(&small),
             reach_nodes: reach_nodes(p),
             safety: branch_safety(p, &invariants),
-            guards: guards(p, &constant),
+            guards: Guards::intern(guards(p, &constant)),
             safe_tables: Vec::new(),
             cyclic: [Vec::new(), Vec::new()],
-            inlined: [Vec::new(), Vec::new()],
+            inlining: [Vec::new(), Vec::new()],
             const_to: build == Build::Speed,
             build,
             loop_exit: None,
@@ -329,23 +374,54 @@ impl<'a> Generator<'a> {
                 }
             }
             // Sizes in reverse topological order (tarjan_scc lists callees
-            // first).
+            // first): of the node and of the callees that may be inlined
+            // into it.
             let mut size = vec![0u64; n];
-            let mut inline = vec![false; n];
+            let mut inlining = vec![Inlining::Free; n];
             for scc in petgraph::algo::tarjan_scc(&graph) {
                 for id in scc {
                     let node = id.index();
                     let own = p.edges_of(node as u32).len() as u64;
-                    size[node] = own
-                        + callees[node]
+                    let merged = |kind: &dyn Fn(Inlining) -> bool| {
+                        callees[node]
                             .iter()
-                            .filter(|&&t| inline[t as usize])
+                            .filter(|&&t| kind(inlining[t as usize]))
                             .map(|&t| size[t as usize])
-                            .sum::<u64>();
-                    inline[node] = exists(node) && !cyclic[node] && size[node] <= limit;
+                            .sum::<u64>()
+                    };
+                    inlining[node] = match self.build {
+                        Build::Speed => {
+                            size[node] = own + merged(&|i| i == Inlining::Always);
+                            if exists(node) && !cyclic[node] && size[node] <= limit {
+                                Inlining::Always
+                            } else {
+                                Inlining::Free
+                            }
+                        }
+                        Build::Quick => {
+                            // Past the bound, the largest callees go out
+                            // of line.
+                            size[node] = own + merged(&|i| i != Inlining::Never);
+                            while size[node] > QUICK_INLINE_EDGES {
+                                let largest = callees[node]
+                                    .iter()
+                                    .map(|&t| t as usize)
+                                    .filter(|&t| inlining[t] != Inlining::Never && t != node)
+                                    .max_by_key(|&t| size[t]);
+                                let Some(t) = largest else { break };
+                                inlining[t] = Inlining::Never;
+                                size[node] -= size[t].min(size[node]);
+                            }
+                            if exists(node) && !cyclic[node] && size[node] <= limit {
+                                Inlining::Always
+                            } else {
+                                Inlining::Free
+                            }
+                        }
+                    };
                 }
             }
-            self.inlined[self.ctx_index()] = inline;
+            self.inlining[self.ctx_index()] = inlining;
             self.cyclic[self.ctx_index()] = cyclic;
         }
         self.ctx = saved;
@@ -510,17 +586,13 @@ impl<'a> Generator<'a> {
         out.push_str("];\n");
         // The visit guards of ray loops (rg-core's `VisitGuard`): the
         // variable's slot and the bitset of values where the check is skipped.
-        for (k, guards) in self.guards.iter().enumerate() {
-            for (node, guard) in guards.iter().enumerate() {
-                if let Some((_, safe)) = guard {
-                    let _ = writeln!(
-                        out,
-                        "static GUARD_{k}_{node}: [u64; {}] = [{}];",
-                        safe.len(),
-                        list(safe)
-                    );
-                }
-            }
+        for (k, safe) in self.guards.sets.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "static GUARD{k}: [u64; {}] = [{}];",
+                safe.len(),
+                list(safe)
+            );
         }
         out.push('\n');
 
@@ -613,9 +685,9 @@ impl<'a> Generator<'a> {
             Context::Move => 0,
             Context::Reach => 1,
         };
-        match &self.guards[k][node as usize] {
-            Some((slot, _)) => format!(
-                "{{ let x = s.v[{slot}]; GUARD_{k}_{node}.get((x >> 6) as usize).is_some_and(|w| (w >> (x & 63)) & 1 != 0) }} || "
+        match self.guards.at[k][node as usize] {
+            Some((slot, set)) => format!(
+                "{{ let x = s.v[{slot}]; GUARD{set}.get((x >> 6) as usize).is_some_and(|w| (w >> (x & 63)) & 1 != 0) }} || "
             ),
             None => String::new(),
         }
@@ -633,7 +705,9 @@ impl<'a> Generator<'a> {
                 } else if info.visit_in_move {
                     let skip = self.guard_test(Context::Move, node);
                     let visit = match self.small_move[node as usize] {
-                        Some((slot, k)) => format!("s.visit_move_small({k}, s.v[{slot}], {node})"),
+                        Some((slot, k)) => {
+                            format!("s.visit_move_small({k}, s.v[{slot}], {node})")
+                        }
                         None => format!("s.visit_move({node})"),
                     };
                     if self.cyclic[0][node as usize] {
@@ -769,8 +843,10 @@ impl<'a> Generator<'a> {
         let info = p.node_info[node as usize];
         let ctx = self.ctx;
         let mut f = String::new();
-        if self.inlined[self.ctx_index()][node as usize] {
-            f.push_str("#[inline(always)]\n");
+        match self.inlining[self.ctx_index()][node as usize] {
+            Inlining::Free => {}
+            Inlining::Always => f.push_str("#[inline(always)]\n"),
+            Inlining::Never => f.push_str("#[inline(never)]\n"),
         }
         match ctx {
             Context::Move => {
@@ -1205,8 +1281,6 @@ impl<'a> Generator<'a> {
     }
 }
 
-/// The start of a visited check's condition: a guarded check is skipped
-/// when the guard's variable holds a safe value.
 /// Per search kind and node, the visit guard: rg-core's (values on no
 /// cycle of a ray loop's maps), else one of `analysis::loop_guards`
 /// (loops that branch or write other variables), joined with the values
@@ -1255,5 +1329,57 @@ fn slot_expr(k: &str, contiguous: bool, min: u32, count: u32, table: u32) -> Str
         format!("{{ let i = {k}.wrapping_sub({min}); if i < {count} {{ i }} else {{ INVALID }} }}")
     } else {
         format!("KEY_TABLES[{table}].slot({k})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_games::program;
+
+    #[test]
+    fn equal_guard_bitsets_are_declared_once() {
+        let guards = Guards::intern([
+            vec![Some((3, vec![1, 2])), None, Some((4, vec![1, 2]))],
+            vec![Some((3, vec![5])), Some((3, vec![1, 2]))],
+        ]);
+        assert_eq!(guards.sets, vec![vec![1, 2], vec![5]]);
+        assert_eq!(guards.at[0], vec![Some((3, 0)), None, Some((4, 0))]);
+        assert_eq!(guards.at[1], vec![Some((3, 1)), Some((3, 0))]);
+    }
+
+    /// A chain of `n` assignments between a move's start and its end.
+    fn chain(n: usize) -> String {
+        let mut source = String::from(
+            "type Player = { one };\ntype Score = { 0 };\ntype V = { v0, v1 };\nvar x: V = v0;\nbegin, n0: player = one;\n",
+        );
+        for k in 0..n {
+            source.push_str(&format!("n{k}, n{}: x = v{};\n", k + 1, (k + 1) % 2));
+        }
+        source.push_str(&format!("n{n}, end: player = keeper;\n"));
+        source
+    }
+
+    fn out_of_line(code: &str) -> usize {
+        code.matches("#[inline(never)]").count()
+    }
+
+    /// LLVM merges a function into its only caller whatever its size: a
+    /// quick build keeps every `QUICK_INLINE_EDGES` edges of a chain out of
+    /// line, so no function grows past that bound; a speed build leaves
+    /// inlining to the compiler.
+    #[test]
+    fn quick_builds_cut_long_call_chains() {
+        let n = 1000;
+        let p = program(&chain(n));
+        let quick = Generator::new(&p, Build::Quick).game();
+        let cuts = out_of_line(&quick);
+        let least = n / QUICK_INLINE_EDGES as usize;
+        assert!(
+            (least..=2 * least).contains(&cuts),
+            "{cuts} out-of-line functions for {n} edges"
+        );
+        let speed = Generator::new(&p, Build::Speed).game();
+        assert_eq!(out_of_line(&speed), 0);
     }
 }

@@ -395,3 +395,58 @@ fn stopped_keeper_search_keeps_the_outer_tags() {
         common::assert_agrees("stopped keeper search", &e, 5, flags);
     }
 }
+
+/// A move search around a cycle that writes two variables keeps a hashed
+/// visited set; with 300 more symbols and a 300-entry map the hash
+/// contributions are computed rather than tabulated (the writes then
+/// update the hash out of line). Both builds agree with the engine.
+#[test]
+fn computed_hashes_agree() {
+    let pads: Vec<String> = (0..300).map(|k| format!("p{k}")).collect();
+    let source = format!(
+        "
+        type Player = {{ one }};
+        type Score = {{ 0 }};
+        type Cell = {{ c0, c1, c2, c3, null }};
+        type Piece = {{ e, x, null }};
+        type Pad = {{ {} }};
+        const right: Cell -> Cell = {{ :null, c0: c1, c1: c2, c2: c3 }};
+        var board: Cell -> Piece = {{ :e }};
+        var pad: Pad -> Pad = {{ :p0 }};
+        var probe: Cell = c0;
+        var other: Cell = c0;
+        begin, m: player = one;
+        m, s0: board[c3] == e;
+        m, fin: board[c3] == x;
+        fin, end: player = keeper;
+        s0, s1: probe = right[probe];
+        s1, s2: other = probe;
+        s2, s0: board[probe] == e;
+        s2, t: board[probe] == e;
+        t, u: $$ probe;
+        u, w: pad[p7] = p3;
+        w, v: board[probe] = x;
+        v, m: player = one;
+    ",
+        pads.join(", ")
+    );
+    let e = common::engine(&source, EngineOptions::default());
+    let expected = common::engine_perft(&e, 3);
+    assert!(
+        expected[1] > 1,
+        "the cycle yields several moves: {expected:?}"
+    );
+    for build in [rg_compiled::Build::Speed, rg_compiled::Build::Quick] {
+        let crate_ = rg_compiled::generate_with(e.program(), build);
+        let game = &crate_
+            .files
+            .iter()
+            .find(|(path, _)| path == "src/game.rs")
+            .expect("game")
+            .1;
+        assert!(game.contains("s.write("), "{build:?}: hashed writes");
+        let bin = common::binary_with(&e, build);
+        let compiled = common::compiled_perft(&bin, 3, &[]).expect("compiled perft");
+        assert_eq!(compiled, expected, "{build:?}");
+    }
+}
