@@ -1061,14 +1061,30 @@ impl<'a> Generator<'a> {
             }
             let offset = self.offset(target, node);
             let test = self.test(&test_edge.action, t, &[]);
-            let then = self.enter_then(test_edge.target, "");
+            let enter = self.enter(test_edge.target);
             let (write, restore) = if self.hashed(t) {
                 ("let old = s.write(o, sym);", "s.unwrite(o, old);")
             } else {
                 ("let old = s.v[o]; s.v[o] = sym;", "s.v[o] = old;")
             };
+            // The write is undone before the result is passed on: a check
+            // that found its target, or a search that stopped, leaves the
+            // values as they were.
+            let (result, pass_on) = match self.ctx {
+                Context::Move => (
+                    format!("let h: bool = if {test} {{ {enter} }} else {{ false }};"),
+                    "if h { return true; }".to_string(),
+                ),
+                Context::Reach => (
+                    format!(
+                        "let r: u8 = if {t} == {} {{ FOUND }} else if {test} {{ {enter} }} else {{ NOT_FOUND }};",
+                        if self.const_to { "TO" } else { "to" }
+                    ),
+                    format!("if r != NOT_FOUND {{ {exit} return r; }}"),
+                ),
+            };
             return format!(
-                "        {header} {{\n            let o = {offset} as usize;\n            {write}\n            {found}\n            let ok: bool = {test};\n            if ok {{ {then} }}\n            {restore}\n        }}\n"
+                "        {header} {{\n            let o = {offset} as usize;\n            {write}\n            {result}\n            {restore}\n            {pass_on}\n        }}\n"
             );
         }
         let offset = self.offset(target, node);

@@ -450,3 +450,53 @@ fn computed_hashes_agree() {
         assert_eq!(compiled, expected, "{build:?}");
     }
 }
+
+/// A check that tries every symbol for a map entry and finds its target
+/// at once (the compare after the assignment is fused into the loop):
+/// the entry it wrote must be restored when the target is found. And a
+/// first keeper walk that stops inside such a loop, nested in perft below
+/// a player's move, must leave the values as they were for the player's
+/// next alternative.
+#[test]
+fn found_and_stopped_loops_restore_what_they_wrote() {
+    let check = "
+        type Player = { one };
+        type Score = { 0 };
+        type Piece = { e, x };
+        type Cell = { a, b };
+        var board: Cell -> Piece = { :e };
+        begin, s: player = one;
+        s, t: ? c -> c_end;
+        t, u: board[a] == e;
+        u, w: $ go;
+        w, s: player = one;
+        t, fin: board[a] == x;
+        fin, end: player = keeper;
+        c, c1: board[a] = Piece(*);
+        c1, c_end: board[a] == x;
+    ";
+    let e = common::engine(check, EngineOptions::default());
+    assert_eq!(common::engine_perft(&e, 3), vec![1, 1, 1, 1]);
+    common::assert_agrees("check loop", &e, 3, &[]);
+    let keeper = "
+        type Player = { one };
+        type Score = { 0 };
+        type Piece = { e, x };
+        type Cell = { a, b };
+        var mark: Cell -> Piece = { :x };
+        begin, s: player = one;
+        s, t1: $ first;
+        t1, k: player = keeper;
+        s, t2: mark[a] == x;
+        t2, t3: $ second;
+        t3, k: player = keeper;
+        k, k1: mark[a] = Piece(*);
+        k1, k2: mark[a] == e;
+        k2, s: player = one;
+        k, fin: mark[b] == e;
+        fin, end: player = keeper;
+    ";
+    let e = common::engine(keeper, EngineOptions::default());
+    assert_eq!(common::engine_perft(&e, 2), vec![1, 2, 2]);
+    common::assert_agrees("stopped keeper loop", &e, 3, &["--first-keeper-walk"]);
+}
