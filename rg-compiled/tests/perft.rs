@@ -459,11 +459,14 @@ fn computed_hashes_agree() {
 /// next alternative.
 #[test]
 fn found_and_stopped_loops_restore_what_they_wrote() {
-    let check = "
+    let types = "
         type Player = { one };
         type Score = { 0 };
         type Piece = { e, x };
         type Cell = { a, b };
+    ";
+    let check = types.to_string()
+        + "
         var board: Cell -> Piece = { :e };
         begin, s: player = one;
         s, t: ? c -> c_end;
@@ -475,14 +478,11 @@ fn found_and_stopped_loops_restore_what_they_wrote() {
         c, c1: board[a] = Piece(*);
         c1, c_end: board[a] == x;
     ";
-    let e = common::engine(check, EngineOptions::default());
+    let e = common::engine(&check, EngineOptions::default());
     assert_eq!(common::engine_perft(&e, 3), vec![1, 1, 1, 1]);
     common::assert_agrees("check loop", &e, 3, &[]);
-    let keeper = "
-        type Player = { one };
-        type Score = { 0 };
-        type Piece = { e, x };
-        type Cell = { a, b };
+    let keeper = types.to_string()
+        + "
         var mark: Cell -> Piece = { :x };
         begin, s: player = one;
         s, t1: $ first;
@@ -496,7 +496,7 @@ fn found_and_stopped_loops_restore_what_they_wrote() {
         k, fin: mark[b] == e;
         fin, end: player = keeper;
     ";
-    let e = common::engine(keeper, EngineOptions::default());
+    let e = common::engine(&keeper, EngineOptions::default());
     assert_eq!(common::engine_perft(&e, 2), vec![1, 2, 2]);
     common::assert_agrees("stopped keeper loop", &e, 3, &["--first-keeper-walk"]);
 }
