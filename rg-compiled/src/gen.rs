@@ -778,10 +778,16 @@ impl<'a> Generator<'a> {
     fn enter_then(&self, node: u32, restore: &str) -> String {
         match self.ctx {
             Context::Move => {
-                format!(
-                    "let h = {}; {restore} if h {{ return true; }}",
-                    self.enter(node)
-                )
+                // A keeper's first walk stops with its state in place
+                // (`Search::undo_on_stop`): the undo is skipped then.
+                if restore.is_empty() {
+                    format!("if {} {{ return true; }}", self.enter(node))
+                } else {
+                    format!(
+                        "let h = {}; if h {{ if s.undo_on_stop {{ {restore} }} return true; }} {restore}",
+                        self.enter(node)
+                    )
+                }
             }
             Context::Reach => {
                 // Leaving an any-assignment's loop early (see `assign_any`).
@@ -1073,7 +1079,7 @@ impl<'a> Generator<'a> {
             let (result, pass_on) = match self.ctx {
                 Context::Move => (
                     format!("let h: bool = if {test} {{ {enter} }} else {{ false }};"),
-                    "if h { return true; }".to_string(),
+                    format!("if h {{ if s.undo_on_stop {{ {restore} }} return true; }}"),
                 ),
                 Context::Reach => (
                     format!(
@@ -1083,9 +1089,14 @@ impl<'a> Generator<'a> {
                     format!("if r != NOT_FOUND {{ {exit} return r; }}"),
                 ),
             };
-            return format!(
-                "        {header} {{\n            let o = {offset} as usize;\n            {write}\n            {result}\n            {restore}\n            {pass_on}\n        }}\n"
-            );
+            return match self.ctx {
+                Context::Move => format!(
+                    "        {header} {{\n            let o = {offset} as usize;\n            {write}\n            {result}\n            {pass_on}\n            {restore}\n        }}\n"
+                ),
+                Context::Reach => format!(
+                    "        {header} {{\n            let o = {offset} as usize;\n            {write}\n            {result}\n            {restore}\n            {pass_on}\n        }}\n"
+                ),
+            };
         }
         let offset = self.offset(target, node);
         let code = self.write_enter(&offset, "sym", t);

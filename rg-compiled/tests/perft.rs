@@ -500,3 +500,57 @@ fn found_and_stopped_loops_restore_what_they_wrote() {
     assert_eq!(common::engine_perft(&e, 2), vec![1, 2, 2]);
     common::assert_agrees("stopped keeper loop", &e, 3, &["--first-keeper-walk"]);
 }
+
+/// Playouts take the keeper's first walk with its state left in place (not
+/// copied out and back): in a game with one move per ply and a keeper with
+/// three walks to different states, the playout's final goals read what
+/// the first walk wrote, as the engine's do.
+#[test]
+fn playouts_keep_the_first_keeper_walk_in_place() {
+    use rg_core::model::ForwardModel;
+    let source = "
+        type Player = { one };
+        type Score = { 0, 1, 2, 3 };
+        type N = { n0, n1, n2, n3 };
+        const next: N -> N = { :n3, n0: n1, n1: n2, n2: n3 };
+        const score: N -> Score = { :0, n1: 1, n2: 2, n3: 3 };
+        var c: N = n0;
+        var m: N -> N = { :n2 };
+        begin, s: player = one;
+        s, t: $ go;
+        t, k: player = keeper;
+        k, k1: m[n1] = N(*);
+        k1, k2: m[n1] != n3;
+        k2, k3: c = next[c];
+        k3, k4: c != n3;
+        k4, s: player = one;
+        k3, k5: c == n3;
+        k5, k6: goals[one] = score[m[n1]];
+        k6, end: player = keeper;
+    ";
+    let options = EngineOptions {
+        first_keeper_walk: true,
+        ..EngineOptions::default()
+    };
+    let e = common::engine(source, options);
+    // The engine's playout: the only move of every ply.
+    let mut state = e.initial().expect("initial");
+    let mut moves = Vec::new();
+    loop {
+        e.legal_moves(&state, &mut moves).expect("moves");
+        let Some(mv) = moves.first().cloned() else {
+            break;
+        };
+        e.apply(&mut state, &mv).expect("apply");
+    }
+    let goals = e.goals(&state);
+    assert_eq!(goals, vec![0], "the first walk writes n0");
+    let bin = common::binary(&e);
+    let output = std::process::Command::new(&bin)
+        .args(["playouts", "3", "1", "--first-keeper-walk"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("\"moves\":9,"), "{text}");
+    assert!(text.contains("\"goal_sums\":[0]"), "{text}");
+}

@@ -600,6 +600,12 @@ pub struct Search {
     rng: Rng,
     chosen_node: u32,
     chosen: [u32; game::SLOTS],
+    /// Whether a stopping search undoes its writes on the way out (the
+    /// generated code reads it only when it stops). Off for a keeper's
+    /// search at level 0: its first walk then stops with the next state
+    /// in `v` (`chosen_in_place`), not copied out and back.
+    pub undo_on_stop: bool,
+    chosen_in_place: bool,
 }
 
 impl Search {
@@ -627,6 +633,8 @@ impl Search {
             rng: Rng::new(0),
             chosen_node: 0,
             chosen: [0; game::SLOTS],
+            undo_on_stop: true,
+            chosen_in_place: false,
         })
     }
 
@@ -1125,6 +1133,12 @@ impl Search {
                 if self.c.count == 0 {
                     self.c.count = 1;
                     self.c.chosen_key = key;
+                    if self.c.stop_at_first && !self.undo_on_stop {
+                        self.chosen_node = target;
+                        self.v[game::PLAYER_SLOT as usize] = player;
+                        self.chosen_in_place = true;
+                        return true;
+                    }
                     self.keep(target, player);
                 } else if key.is_some() && key == self.c.chosen_key {
                     // The kept move's tags again: the same state, or the
@@ -1701,11 +1715,17 @@ impl Search {
                 return Ok(());
             }
             self.restart(Mode::First);
-            self.run(*node)?;
+            self.undo_on_stop = false;
+            self.chosen_in_place = false;
+            let result = self.run(*node);
+            self.undo_on_stop = true;
+            result?;
             match self.found() {
                 1 => {
                     *node = self.chosen_node;
-                    self.v = self.chosen;
+                    if !self.chosen_in_place {
+                        self.v = self.chosen;
+                    }
                 }
                 0 => {
                     return Err(Fault::Message(format!(
