@@ -566,7 +566,14 @@ impl<'a> Generator<'a> {
             list(p.score_values.iter().map(|(id, v)| format!("({id}, {v})")))
         );
         let _ = writeln!(out, "pub static INITIAL: &[u32] = &[{}];", list(&p.initial));
-        let _ = writeln!(out, "pub static POOL: &[u32] = &[{}];", list(&p.pool));
+        // An array, not a slice: its length is known where it is indexed
+        // (reversi's perft 4% faster).
+        let _ = writeln!(
+            out,
+            "pub static POOL: [u32; {}] = [{}];",
+            p.pool.len(),
+            list(&p.pool)
+        );
         out.push_str("pub static KEY_TABLES: &[KeyTable] = &[\n");
         for t in &p.key_tables {
             let index = list(t.index.iter().map(|&i| {

@@ -1361,7 +1361,7 @@ impl Search {
             return Some(left == self.region(b.0, b.1, b.2.size()));
         }
         let mut converted = vec![0u32; a.2.size() as usize];
-        let source: &[u32] = if b.0 { game::POOL } else { &self.v };
+        let source: &[u32] = if b.0 { &game::POOL } else { &self.v };
         match copy_value(source, b.1, b.2, &mut converted, 0, a.2) {
             Ok(()) => Some(left == converted),
             Err(m) => {
@@ -1381,7 +1381,7 @@ impl Search {
         node: u32,
     ) -> Option<(u32, Vec<u32>, u128, bool)> {
         let mut buffer = vec![0u32; layout.size() as usize];
-        let values: &[u32] = if source.0 { game::POOL } else { &self.v };
+        let values: &[u32] = if source.0 { &game::POOL } else { &self.v };
         if let Err(m) = copy_value(values, source.1, source.2, &mut buffer, 0, layout) {
             self.fail_at(m, node);
             return None;
