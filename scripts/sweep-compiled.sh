@@ -13,6 +13,7 @@
 # DIFFER, engine-error / compiled-error (one side failed before reporting
 # counts, with its message), both-error (both failed so), too-large
 # (refused by the compile size limit). Exits 1 if any game differs.
+# Environment: RGW, an rgw binary to use (default: build this checkout).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 2 ] || { echo "usage: $0 OUT.tsv [DEPTH] [SECONDS] DIR..." >&2; exit 2; }
@@ -22,8 +23,14 @@ depth=3
 seconds=30
 [[ ${1:-} =~ ^[0-9]+$ ]] && { depth=$1; shift; }
 [[ ${1:-} =~ ^[0-9]+$ ]] && { seconds=$1; shift; }
-cargo build --release -q
-rgw=target/release/rgw
+# RGW: an rgw binary to use instead of building this checkout's (a sweep
+# takes long; a copy keeps it from changing under a running sweep).
+if [ -n "${RGW:-}" ]; then
+    rgw=$RGW
+else
+    cargo build --release -q
+    rgw=target/release/rgw
+fi
 printf 'file\tverdict\tdepths\tcompiled\tengine\tbuild_s\tstopped\n' >"$out"
 differ=0
 for dir in "$@"; do

@@ -764,10 +764,18 @@ impl Search {
 
     // ---- hashing and visited sets -----------------------------------------
 
+    /// The hash of the values relative to those at the first call since
+    /// `hv` was cleared: `hash(v) ^ hash(v₀)`. A visited set only compares
+    /// states of one search (a level's set is cleared when its search
+    /// starts, a check's when the check starts), and `hv` stays set through
+    /// a search (writes keep `h` current, nested searches restore it), so
+    /// the constant `hash(v₀)` in every key changes nothing and need not be
+    /// computed: starting from 0 saves hashing every slot once per search
+    /// (reversi's and draughts' checks write the board).
     #[inline]
     fn state_hash(&mut self) -> u128 {
         if !self.hv {
-            self.h = hash_values(self.zt, &self.v);
+            self.h = 0;
             self.hv = true;
         }
         self.h
