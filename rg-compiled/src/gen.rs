@@ -382,42 +382,35 @@ impl<'a> Generator<'a> {
                 for id in scc {
                     let node = id.index();
                     let own = p.edges_of(node as u32).len() as u64;
-                    let merged = |kind: &dyn Fn(Inlining) -> bool| {
-                        callees[node]
-                            .iter()
-                            .filter(|&&t| kind(inlining[t as usize]))
-                            .map(|&t| size[t as usize])
-                            .sum::<u64>()
+                    // Speed builds count the callees inlined by force;
+                    // quick builds those the compiler may inline, and past
+                    // the bound the largest of them go out of line.
+                    let counted = |i: Inlining| match self.build {
+                        Build::Speed => i == Inlining::Always,
+                        Build::Quick => i != Inlining::Never,
                     };
-                    inlining[node] = match self.build {
-                        Build::Speed => {
-                            size[node] = own + merged(&|i| i == Inlining::Always);
-                            if exists(node) && !cyclic[node] && size[node] <= limit {
-                                Inlining::Always
-                            } else {
-                                Inlining::Free
-                            }
+                    size[node] = own
+                        + callees[node]
+                            .iter()
+                            .filter(|&&t| counted(inlining[t as usize]))
+                            .map(|&t| size[t as usize])
+                            .sum::<u64>();
+                    if self.build == Build::Quick {
+                        while size[node] > QUICK_INLINE_EDGES {
+                            let largest = callees[node]
+                                .iter()
+                                .map(|&t| t as usize)
+                                .filter(|&t| inlining[t] != Inlining::Never && t != node)
+                                .max_by_key(|&t| size[t]);
+                            let Some(t) = largest else { break };
+                            inlining[t] = Inlining::Never;
+                            size[node] -= size[t].min(size[node]);
                         }
-                        Build::Quick => {
-                            // Past the bound, the largest callees go out
-                            // of line.
-                            size[node] = own + merged(&|i| i != Inlining::Never);
-                            while size[node] > QUICK_INLINE_EDGES {
-                                let largest = callees[node]
-                                    .iter()
-                                    .map(|&t| t as usize)
-                                    .filter(|&t| inlining[t] != Inlining::Never && t != node)
-                                    .max_by_key(|&t| size[t]);
-                                let Some(t) = largest else { break };
-                                inlining[t] = Inlining::Never;
-                                size[node] -= size[t].min(size[node]);
-                            }
-                            if exists(node) && !cyclic[node] && size[node] <= limit {
-                                Inlining::Always
-                            } else {
-                                Inlining::Free
-                            }
-                        }
+                    }
+                    inlining[node] = if exists(node) && !cyclic[node] && size[node] <= limit {
+                        Inlining::Always
+                    } else {
+                        Inlining::Free
                     };
                 }
             }
@@ -783,16 +776,23 @@ impl<'a> Generator<'a> {
     /// Statement: enters `node` after an edge, with `restore` run after it
     /// returns; stops (or reports the target found) as the result says.
     fn enter_then(&self, node: u32, restore: &str) -> String {
+        self.pass_on(&self.enter(node), restore)
+    }
+
+    /// Statement: evaluates `result` (a search function's result), runs
+    /// `restore`, then stops (or reports the target found) as it says: a
+    /// check that found its target, or a search that stopped, leaves the
+    /// values as they were.
+    fn pass_on(&self, result: &str, restore: &str) -> String {
         match self.ctx {
             Context::Move => {
                 // A keeper's first walk stops with its state in place
                 // (`Search::undo_on_stop`): the undo is skipped then.
                 if restore.is_empty() {
-                    format!("if {} {{ return true; }}", self.enter(node))
+                    format!("if {result} {{ return true; }}")
                 } else {
                     format!(
-                        "let h = {}; if h {{ if s.undo_on_stop {{ {restore} }} return true; }} {restore}",
-                        self.enter(node)
+                        "let h = {result}; if h {{ if s.undo_on_stop {{ {restore} }} return true; }} {restore}"
                     )
                 }
             }
@@ -802,10 +802,7 @@ impl<'a> Generator<'a> {
                     Some(exit) => format!("if r == FOUND {{ {exit} }} "),
                     None => String::new(),
                 };
-                format!(
-                    "let r = {}; {restore} if r != NOT_FOUND {{ {exit}return r; }}",
-                    self.enter(node)
-                )
+                format!("let r = {result}; {restore} if r != NOT_FOUND {{ {exit}return r; }}")
             }
         }
     }
@@ -1080,30 +1077,17 @@ impl<'a> Generator<'a> {
             } else {
                 ("let old = s.v[o]; s.v[o] = sym;", "s.v[o] = old;")
             };
-            // The write is undone before the result is passed on: a check
-            // that found its target, or a search that stopped, leaves the
-            // values as they were.
-            let (result, pass_on) = match self.ctx {
-                Context::Move => (
-                    format!("let h: bool = if {test} {{ {enter} }} else {{ false }};"),
-                    format!("if h {{ if s.undo_on_stop {{ {restore} }} return true; }}"),
-                ),
-                Context::Reach => (
-                    format!(
-                        "let r: u8 = if {t} == {} {{ FOUND }} else if {test} {{ {enter} }} else {{ NOT_FOUND }};",
-                        if self.const_to { "TO" } else { "to" }
-                    ),
-                    format!("if r != NOT_FOUND {{ {exit} return r; }}"),
-                ),
-            };
-            return match self.ctx {
-                Context::Move => format!(
-                    "        {header} {{\n            let o = {offset} as usize;\n            {write}\n            {result}\n            {pass_on}\n            {restore}\n        }}\n"
-                ),
+            let result = match self.ctx {
+                Context::Move => format!("if {test} {{ {enter} }} else {{ false }}"),
                 Context::Reach => format!(
-                    "        {header} {{\n            let o = {offset} as usize;\n            {write}\n            {result}\n            {restore}\n            {pass_on}\n        }}\n"
+                    "if {t} == {} {{ FOUND }} else if {test} {{ {enter} }} else {{ NOT_FOUND }}",
+                    if self.const_to { "TO" } else { "to" }
                 ),
             };
+            let then = self.pass_on(&result, restore);
+            return format!(
+                "        {header} {{\n            let o = {offset} as usize;\n            {write}\n            {then}\n        }}\n"
+            );
         }
         let offset = self.offset(target, node);
         let code = self.write_enter(&offset, "sym", t);

@@ -603,9 +603,8 @@ pub struct Search {
     /// Whether a stopping search undoes its writes on the way out (the
     /// generated code reads it only when it stops). Off for a keeper's
     /// search at level 0: its first walk then stops with the next state
-    /// in `v` (`chosen_in_place`), not copied out and back.
+    /// in `v`, not copied out and back.
     pub undo_on_stop: bool,
-    chosen_in_place: bool,
 }
 
 impl Search {
@@ -634,7 +633,6 @@ impl Search {
             chosen_node: 0,
             chosen: [0; game::SLOTS],
             undo_on_stop: true,
-            chosen_in_place: false,
         })
     }
 
@@ -1144,7 +1142,6 @@ impl Search {
                     if self.c.stop_at_first && !self.undo_on_stop {
                         self.chosen_node = target;
                         self.v[game::PLAYER_SLOT as usize] = player;
-                        self.chosen_in_place = true;
                         return true;
                     }
                     self.keep(target, player);
@@ -1724,14 +1721,14 @@ impl Search {
             }
             self.restart(Mode::First);
             self.undo_on_stop = false;
-            self.chosen_in_place = false;
             let result = self.run(*node);
             self.undo_on_stop = true;
             result?;
             match self.found() {
                 1 => {
                     *node = self.chosen_node;
-                    if !self.chosen_in_place {
+                    // A first walk stopped with its state in `v`.
+                    if !self.c.stop_at_first {
                         self.v = self.chosen;
                     }
                 }
