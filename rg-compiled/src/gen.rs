@@ -81,8 +81,8 @@ enum Inlining {
 /// How a generated crate trades build time against speed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Build {
-    /// `opt-level = 2`, small node functions inlined by force, checks'
-    /// targets as const generics.
+    /// `opt-level = 2`, one codegen unit, small node functions inlined by
+    /// force, checks' targets as const generics.
     Speed,
     /// For large games: `opt-level = 1`, no forced inlining, checks'
     /// targets as arguments, node functions spread over several modules so
@@ -106,6 +106,17 @@ impl Build {
         match self {
             Build::Speed => 2,
             Build::Quick => 1,
+        }
+    }
+
+    /// One codegen unit lets LLVM inline and lay out the node functions
+    /// and the runtime together (measured side by side, englishDraughts
+    /// perft 13% faster, chess playouts 3%, chess's build 8.5 s → 10.3 s);
+    /// large games keep 16 so that both cores build.
+    pub fn codegen_units(self) -> u32 {
+        match self {
+            Build::Speed => 1,
+            Build::Quick => 16,
         }
     }
 }

@@ -88,18 +88,16 @@ pub fn generate(program: &Program) -> GeneratedCrate {
 pub fn generate_with(program: &Program, build: Build) -> GeneratedCrate {
     let program = renumber::renumber(program);
     let game = gen::Generator::new(&program, build).game();
-    // LLVM's optimization is most of the build.
-    let opt_level = build.opt_level();
-    let hash = content_hash(&[&game, RUNTIME, MAIN, LIB]);
+    let profile = release_profile(build);
+    // The profile is hashed too: a binary cached under other settings is
+    // not reused.
+    let hash = content_hash(&[&game, RUNTIME, MAIN, LIB, &profile]);
     let name = format!("rgc_{hash}");
-    // No LTO, not even rustc's thin local LTO between codegen units: it
-    // took half of chess's build (8 of 16 s), and the functions worth
-    // inlining across units are marked `#[inline]`.
     let cargo = format!(
         "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
          [lib]\nname = \"{name}\"\npath = \"src/lib.rs\"\n\n\
          [[bin]]\nname = \"{name}\"\npath = \"src/main.rs\"\n\n\
-         [profile.release]\nopt-level = {opt_level}\ncodegen-units = 16\nlto = \"off\"\npanic = \"abort\"\ndebug = false\n\n\
+         {profile}\n\
          # A crate of its own, outside any enclosing workspace.\n[workspace]\n"
     );
     // The library is named after the game too: cached crates share a
@@ -118,6 +116,19 @@ pub fn generate_with(program: &Program, build: Build) -> GeneratedCrate {
             ("src/game.rs".into(), game),
         ],
     }
+}
+
+/// The crate's `[profile.release]` section for a build trade-off.
+fn release_profile(build: Build) -> String {
+    // LLVM's optimization is most of the build. No LTO, not even rustc's
+    // thin local LTO between codegen units: it took half of chess's build
+    // (8 of 16 s), and the functions worth inlining across units are
+    // marked `#[inline]`.
+    format!(
+        "[profile.release]\nopt-level = {}\ncodegen-units = {}\nlto = \"off\"\npanic = \"abort\"\ndebug = false\n",
+        build.opt_level(),
+        build.codegen_units()
+    )
 }
 
 /// Writes a generated crate under `dir` (created if missing).
@@ -177,5 +188,36 @@ pub fn cargo_build(dir: &Path, target_dir: &Path, name: &str) -> Result<PathBuf,
         Ok(binary)
     } else {
         Err(format!("cargo built no binary at {}", binary.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_games::program;
+
+    fn manifest(krate: &GeneratedCrate) -> &str {
+        let (_, text) = krate
+            .files
+            .iter()
+            .find(|(path, _)| path == "Cargo.toml")
+            .expect("manifest");
+        text
+    }
+
+    /// Speed builds are one codegen unit at level 2, quick builds 16 at
+    /// level 1; the settings are part of the crate's name, so a binary
+    /// built under the other ones is never taken from the cache.
+    #[test]
+    fn the_build_trade_off_is_in_the_manifest_and_the_name() {
+        let p = program(
+            "type Player = { one };\ntype Score = { 0 };\nbegin, n: player = one;\nn, end: player = keeper;\n",
+        );
+        let speed = generate_with(&p, Build::Speed);
+        let quick = generate_with(&p, Build::Quick);
+        assert!(manifest(&speed).contains("opt-level = 2\ncodegen-units = 1\n"));
+        assert!(manifest(&quick).contains("opt-level = 1\ncodegen-units = 16\n"));
+        assert_ne!(speed.name, quick.name);
+        assert_eq!(speed.name, generate_with(&p, Build::Speed).name);
     }
 }
