@@ -86,6 +86,8 @@ fn shared_corpus_agrees() {
         ("rbg-ll/englishDraughts.rbg", 4),
         ("rbg-ll/reversi.rbg", 3),
         ("rbg-ll/amazons.rbg", 1),
+        // Keeper checks the reasoner fuses with the walk after them.
+        ("rbg-ll/hex_9x9.rbg", 3),
         // Random moves (dice).
         ("hrg/diceThrowCompare.hrg", 4),
     ];

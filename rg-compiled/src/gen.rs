@@ -15,8 +15,8 @@ use rg_core::engine::program::{
 };
 
 use crate::analysis::{
-    branch_safety, dead_values, loop_guards, needs_hash, reach_nodes, small_move_visits,
-    small_visits, Context, Safety,
+    branch_safety, dead_values, fused_checks, loop_guards, needs_hash, reach_nodes,
+    small_move_visits, small_visits, Context, FusedCheck, Safety,
 };
 
 fn rust_str(s: &str) -> String {
@@ -187,6 +187,8 @@ pub struct Generator<'a> {
     needs_hash: [Vec<bool>; 2],
     reach_nodes: Vec<bool>,
     safety: Vec<Safety>,
+    /// Per node, the check a move search replaces by walking on.
+    fused: Vec<Option<FusedCheck>>,
     /// Branch proofs that depend on a variable: (slot, bitset) tables.
     safe_tables: Vec<(u32, Vec<u64>)>,
     /// Reachability nodes whose visited sets are keyed by one slot: the
@@ -247,6 +249,7 @@ impl<'a> Generator<'a> {
             small: numbered(&small),
             reach_nodes: reach_nodes(p),
             safety: branch_safety(p, &invariants),
+            fused: fused_checks(p),
             guards: Guards::intern(guards(p, &constant)),
             safe_tables: Vec::new(),
             cyclic: [Vec::new(), Vec::new()],
@@ -891,6 +894,22 @@ impl<'a> Generator<'a> {
         } else {
             p.edges_of(node)
         };
+        let risk = if ctx == Context::Move {
+            self.risk_prologue(node)
+        } else {
+            None
+        };
+        if let Some(prologue) = &risk {
+            let _ = writeln!(f, "    {prologue}");
+        }
+        // `? P` holds exactly when the walk from its target completes a move
+        // (`analysis::fused_checks`): the node walks on, and follows `! P`
+        // only if no move was completed.
+        let fused = match (ctx, &risk) {
+            (Context::Move, None) => self.fused[node as usize],
+            _ => None,
+        };
+        let edges = if fused.is_some() { 0..0 } else { edges };
         // Checks asked by several edges are evaluated once (the state is
         // the same for every edge of the node).
         let mut checks: Vec<(u32, u32)> = Vec::new();
@@ -908,14 +927,6 @@ impl<'a> Generator<'a> {
         }
         for k in 0..repeated.len() {
             let _ = writeln!(f, "    let mut c{k}: u8 = 0;");
-        }
-        let risk = if ctx == Context::Move {
-            self.risk_prologue(node)
-        } else {
-            None
-        };
-        if let Some(prologue) = &risk {
-            let _ = writeln!(f, "    {prologue}");
         }
         // Steps are counted where a search can come back: at nodes on a
         // cycle or with a visited set, and per any-assignment symbol.
@@ -936,6 +947,14 @@ impl<'a> Generator<'a> {
         };
         let halt = self.halt();
         f.push_str("    let result = 'b: {\n");
+        if let Some(fused) = fused {
+            let on = self.enter_then(p.edges[fused.positive].target, "");
+            let otherwise = self.enter_then(p.edges[fused.negative].target, "");
+            let _ = writeln!(
+                f,
+                "    let w = s.walks;\n    {on}\n    if s.walks == w {{ {otherwise} }}"
+            );
+        }
         for e in edges {
             let edge = &p.edges[e];
             let t = edge.target;

@@ -360,7 +360,10 @@ fn quick_builds_agree() {
 /// disturb the player's tags, or equal moves stop being merged.
 #[test]
 fn stopped_keeper_search_keeps_the_outer_tags() {
+    // As in the optimizer's output, the two ways are declared disjoint
+    // (else the node is a branch the distinctness proof may not settle).
     let source = "
+        @disjointExhaustive k0 : k1 k7;
         type Player = { one, two };
         type Score = { 0 };
         begin, a: player = one;
@@ -553,4 +556,56 @@ fn playouts_keep_the_first_keeper_walk_in_place() {
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("\"moves\":9,"), "{text}");
     assert!(text.contains("\"goal_sums\":[0]"), "{text}");
+}
+
+/// A keeper's turn as the RBG translation writes it: `? c0` copies the
+/// walk from `k1`, and fails when the square has no right neighbour (the
+/// game then ends through `! c0`). The reasoner walks on instead of asking
+/// the check, and must count the same as the engine on both ways.
+#[test]
+fn fused_keeper_checks_agree() {
+    // As in the optimizer's output, the two ways are declared disjoint
+    // (else the node is a branch the distinctness proof may not settle).
+    let source = "
+        @disjointExhaustive k0 : k1 k7;
+        type Player = { one, two };
+        type Score = { 0, 1 };
+        type Piece = { e, x, null };
+        type Square = { a, b, c, d };
+        type SquareOrNull = { null, a, b, c, d };
+        const right: SquareOrNull -> SquareOrNull = { :null, a: b, b: c, c: d };
+        var board: SquareOrNull -> Piece = { :e, null: null };
+        var sq: SquareOrNull = a;
+        begin, p0: player = one;
+        p0, n1: sq = Square(*);
+        n1, n2: board[sq] == e;
+        n2, n3: $$ sq;
+        n3, k0: player = keeper;
+        k0, k1: ? c0 -> c3;
+        k0, k7: ! c0 -> c3;
+        k1, k2: board[sq] = x;
+        k2, k6: right[sq] != null;
+        k6, k3: sq = right[sq];
+        k3, k4: ? r0 -> r1;
+        k3, k5: ! r0 -> r1;
+        k4, p0: player = one;
+        k5, end: player = keeper;
+        k7, end: player = keeper;
+        c0, c1: board[sq] = x;
+        c1, c2: right[sq] != null;
+        c2, c3: sq = right[sq];
+        r0, r1: board[sq] == e;
+    ";
+    let e = common::engine(source, EngineOptions::default());
+    let game = rg_compiled::generate(e.program());
+    let (_, code) = game
+        .files
+        .iter()
+        .find(|(path, _)| path == "src/game.rs")
+        .expect("game.rs");
+    assert!(
+        code.contains("let w = s.walks;"),
+        "the keeper's check is fused"
+    );
+    common::assert_agrees("fused_keeper_checks", &e, 4, &[]);
 }

@@ -1,15 +1,18 @@
 //! Static facts the generator uses about a program's searches: which
 //! nodes reachability searches visit, where the state hash is needed, and
 //! (in the submodules) which branches provably lead to distinct moves
-//! (`distinct`) and which visited sets need less than the state's hash
-//! (`visits`).
+//! (`distinct`), which visited sets need less than the state's hash
+//! (`visits`) and which checks a move search can replace by walking on
+//! (`fused_checks`).
 
 use rg_core::engine::program::{Action, Program};
 
 mod distinct;
+mod fused_checks;
 mod visits;
 
 pub use distinct::{branch_safety, dead_values, Safety};
+pub use fused_checks::{fused_checks, FusedCheck};
 pub use visits::{loop_guards, small_move_visits, small_visits};
 
 /// Where a search runs.

@@ -600,6 +600,9 @@ pub struct Search {
     rng: Rng,
     chosen_node: u32,
     chosen: [u32; game::SLOTS],
+    /// Move walks completed so far (before deduplication): a node whose
+    /// check is fused walks on and reads it to learn whether the check held.
+    pub walks: u64,
     /// Whether a stopping search undoes its writes on the way out (the
     /// generated code reads it only when it stops). Off for a keeper's
     /// search at level 0: its first walk then stops with the next state
@@ -632,6 +635,7 @@ impl Search {
             rng: Rng::new(0),
             chosen_node: 0,
             chosen: [0; game::SLOTS],
+            walks: 0,
             undo_on_stop: true,
         })
     }
@@ -1027,6 +1031,7 @@ impl Search {
     /// search must end.
     #[inline(always)]
     pub fn complete(&mut self, target: u32, player: u32) -> bool {
+        self.walks += 1;
         if self.c.fast {
             self.c.count += 1;
             return false;
