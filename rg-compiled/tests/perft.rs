@@ -597,15 +597,20 @@ fn fused_keeper_checks_agree() {
         r0, r1: board[sq] == e;
     ";
     let e = common::engine(source, EngineOptions::default());
-    let game = rg_compiled::generate(e.program());
-    let (_, code) = game
-        .files
-        .iter()
-        .find(|(path, _)| path == "src/game.rs")
-        .expect("game.rs");
-    assert!(
-        code.contains("let w = s.walks;"),
-        "the keeper's check is fused"
-    );
-    common::assert_agrees("fused_keeper_checks", &e, 4, &[]);
+    let expected = common::engine_perft(&e, 4);
+    for build in [rg_compiled::Build::Speed, rg_compiled::Build::Quick] {
+        let game = rg_compiled::generate_with(e.program(), build);
+        let (_, code) = game
+            .files
+            .iter()
+            .find(|(path, _)| path == "src/game.rs")
+            .expect("game.rs");
+        assert!(
+            code.contains("let w = s.walks;"),
+            "{build:?}: the keeper's check is fused"
+        );
+        let bin = common::binary_with(&e, build);
+        let compiled = common::compiled_perft(&bin, 4, &[]).expect("compiled perft");
+        assert_eq!(compiled, expected, "{build:?}");
+    }
 }
