@@ -189,6 +189,9 @@ pub struct Generator<'a> {
     safety: Vec<Safety>,
     /// Per node, the check a move search replaces by walking on.
     fused: Vec<Option<FusedCheck>>,
+    /// Whether some node function was generated with its check fused (the
+    /// runtime counts completed walks only then).
+    walks_counted: bool,
     /// Branch proofs that depend on a variable: (slot, bitset) tables.
     safe_tables: Vec<(u32, Vec<u64>)>,
     /// Reachability nodes whose visited sets are keyed by one slot: the
@@ -250,6 +253,7 @@ impl<'a> Generator<'a> {
             reach_nodes: reach_nodes(p),
             safety: branch_safety(p, &invariants),
             fused: fused_checks(p),
+            walks_counted: false,
             guards: Guards::intern(guards(p, &constant)),
             safe_tables: Vec::new(),
             cyclic: [Vec::new(), Vec::new()],
@@ -679,6 +683,11 @@ impl<'a> Generator<'a> {
             out,
             "pub const HASHED_MOVE_VISITS: bool = {hashed_move_visits};"
         );
+        let _ = writeln!(
+            out,
+            "pub const COUNTS_WALKS: bool = {};",
+            self.walks_counted
+        );
         for (k, (_, bits)) in self.safe_tables.iter().enumerate() {
             let _ = writeln!(
                 out,
@@ -948,6 +957,7 @@ impl<'a> Generator<'a> {
         let halt = self.halt();
         f.push_str("    let result = 'b: {\n");
         if let Some(fused) = fused {
+            self.walks_counted = true;
             let on = self.enter_then(p.edges[fused.positive].target, "");
             let otherwise = self.enter_then(p.edges[fused.negative].target, "");
             let _ = writeln!(

@@ -600,8 +600,9 @@ pub struct Search {
     rng: Rng,
     chosen_node: u32,
     chosen: [u32; game::SLOTS],
-    /// Move walks completed so far (before deduplication): a node whose
-    /// check is fused walks on and reads it to learn whether the check held.
+    /// Move walks completed so far (before deduplication), counted only in
+    /// games with fused checks (`game::COUNTS_WALKS`): a node whose check
+    /// is fused walks on and reads it to learn whether the check held.
     pub walks: u64,
     /// Whether a stopping search undoes its writes on the way out (the
     /// generated code reads it only when it stops). Off for a keeper's
@@ -1031,7 +1032,9 @@ impl Search {
     /// search must end.
     #[inline(always)]
     pub fn complete(&mut self, target: u32, player: u32) -> bool {
-        self.walks += 1;
+        if game::COUNTS_WALKS {
+            self.walks += 1;
+        }
         if self.c.fast {
             self.c.count += 1;
             return false;
