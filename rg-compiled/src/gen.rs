@@ -16,7 +16,7 @@ use rg_core::engine::program::{
 
 use crate::analysis::{
     branch_safety, dead_values, fused_checks, loop_guards, needs_hash, reach_nodes,
-    small_move_visits, small_visits, Context, FusedCheck, Safety,
+    small_move_visits, small_visits, written_slots, Context, FusedCheck, Safety, Written,
 };
 
 fn rust_str(s: &str) -> String {
@@ -192,6 +192,12 @@ pub struct Generator<'a> {
     /// Whether some node function was generated with its check fused (the
     /// runtime counts completed walks only then).
     walks_counted: bool,
+    /// Per node, the slots a move walk may have written on arriving there
+    /// (`analysis::written_slots`).
+    written: Vec<Option<Written>>,
+    /// The distinct lists of slots a sampling search keeps at a
+    /// completion (`KEPT<k>` in the generated code).
+    kept_lists: Vec<Vec<u32>>,
     /// Branch proofs that depend on a variable: (slot, bitset) tables.
     safe_tables: Vec<(u32, Vec<u64>)>,
     /// Reachability nodes whose visited sets are keyed by one slot: the
@@ -254,6 +260,8 @@ impl<'a> Generator<'a> {
             safety: branch_safety(p, &invariants),
             fused: fused_checks(p),
             walks_counted: false,
+            written: written_slots(p),
+            kept_lists: Vec::new(),
             guards: Guards::intern(guards(p, &constant)),
             safe_tables: Vec::new(),
             cyclic: [Vec::new(), Vec::new()],
@@ -688,6 +696,14 @@ impl<'a> Generator<'a> {
             "pub const COUNTS_WALKS: bool = {};",
             self.walks_counted
         );
+        for (k, slots) in self.kept_lists.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "static KEPT{k}: [u32; {}] = [{}];",
+                slots.len(),
+                list(slots)
+            );
+        }
         for (k, (_, bits)) in self.safe_tables.iter().enumerate() {
             let _ = writeln!(
                 out,
@@ -828,6 +844,23 @@ impl<'a> Generator<'a> {
                 format!("let r = {result}; {restore} if r != NOT_FOUND {{ {exit}return r; }}")
             }
         }
+    }
+
+    /// The slots a sampling search keeps when a move completes at `node`:
+    /// `Some(&KEPT<k>)` when its walks write few slots, else `None` (the
+    /// whole state).
+    fn kept_slots(&mut self, node: u32) -> String {
+        let Some(Written::Few(slots)) = &self.written[node as usize] else {
+            return "None".into();
+        };
+        let k = match self.kept_lists.iter().position(|l| l == slots) {
+            Some(k) => k,
+            None => {
+                self.kept_lists.push(slots.clone());
+                self.kept_lists.len() - 1
+            }
+        };
+        format!("Some(&KEPT{k})")
     }
 
     /// Whether writes into `node` must keep the state hash current.
@@ -976,9 +1009,10 @@ impl<'a> Generator<'a> {
                 }
                 Action::AssignPlayer(value) if ctx == Context::Move => {
                     let v = self.scalar(value, node);
+                    let kept = self.kept_slots(node);
                     let _ = writeln!(
                         f,
-                        "        {tick}let pl: u32 = {v};\n        if s.complete({t}, pl) {{ return true; }}"
+                        "        {tick}let pl: u32 = {v};\n        if s.complete({t}, pl, {kept}) {{ return true; }}"
                     );
                     if info.disjoint {
                         let _ = writeln!(f, "        {done}");

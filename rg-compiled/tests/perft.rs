@@ -614,3 +614,99 @@ fn fused_keeper_checks_agree() {
         assert_eq!(compiled, expected, "{build:?}");
     }
 }
+
+/// Playouts draw each distinct move with the same probability: one ply of
+/// seven moves, one of them reached by two walks (the same move twice,
+/// which must count once), scoring the move's number and its square. Over
+/// 70,000 playouts the means are 3 and 13 within six standard deviations
+/// (a sampler biased to the first or last moves, or counting the doubled
+/// move twice, is far outside).
+#[test]
+fn playouts_sample_moves_uniformly() {
+    let source = "
+        type Player = { one, two };
+        type Score = { 0, 1, 2, 3, 4, 5, 6, 9, 16, 25, 36 };
+        type K = { k0, k1, k2, k3, k4, k5, k6 };
+        const value: K -> Score = { :0, k1: 1, k2: 2, k3: 3, k4: 4, k5: 5, k6: 6 };
+        const square: K -> Score = { :0, k1: 1, k2: 4, k3: 9, k4: 16, k5: 25, k6: 36 };
+        var k: K = k0;
+        begin, s: player = one;
+        s, a: k = K(*);
+        s, a2: k = k0;
+        a, b: $$ k;
+        a2, b: $$ k;
+        b, c: goals[one] = value[k];
+        c, d: goals[two] = square[k];
+        d, end: player = keeper;
+    ";
+    let e = common::engine(source, EngineOptions::default());
+    assert_eq!(common::engine_perft(&e, 1), vec![1, 7]);
+    let bin = common::binary(&e);
+    let n = 70_000.0;
+    let output = std::process::Command::new(&bin)
+        .args(["playouts", "70000", "5"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("\"branching\":490000,"), "{text}");
+    let sums: Vec<f64> = text
+        .split("\"goal_sums\":[")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .expect("goal sums")
+        .split(',')
+        .map(|x| x.parse().expect("number"))
+        .collect();
+    let (mean, mean_square) = (sums[0] / n, sums[1] / n);
+    // Standard deviations of the means: 2/√n and √156/√n.
+    assert!((mean - 3.0).abs() < 6.0 * 2.0 / n.sqrt(), "{text}");
+    assert!(
+        (mean_square - 13.0).abs() < 6.0 * 156f64.sqrt() / n.sqrt(),
+        "{text}"
+    );
+}
+
+/// A sampled move whose walk writes two slots of a larger state keeps just
+/// those two (`KEPT` in the generated code) and puts both into the next
+/// state: the goal reads both, 2 when the choice was `y`, and would be 1
+/// had the second slot been left at its start value.
+#[test]
+fn playouts_keep_the_slots_a_move_writes() {
+    let source = "
+        type Player = { one };
+        type Score = { 0, 1, 2 };
+        type B = { x, y };
+        const score: B -> B -> Score = { :{ :0 }, y: { :1, y: 2 } };
+        var pad: B -> B -> B -> B = { :{ :{ :x } } };
+        var a: B = x;
+        var b: B = x;
+        begin, s: player = one;
+        s, s1: a = B(*);
+        s1, s2: b = a;
+        s2, t: $$ b;
+        t, k: player = keeper;
+        k, k1: goals[one] = score[a][b];
+        k1, end: player = keeper;
+    ";
+    let e = common::engine(source, EngineOptions::default());
+    let game = rg_compiled::generate(e.program())
+        .files
+        .into_iter()
+        .find(|(path, _)| path.ends_with("game.rs"))
+        .expect("game.rs")
+        .1;
+    assert!(game.contains("Some(&KEPT"), "the move keeps few slots");
+    let output = std::process::Command::new(common::binary(&e))
+        .args(["playouts", "1000", "3"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let sum: u64 = text
+        .split("\"goal_sums\":[")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .and_then(|x| x.parse().ok())
+        .expect("goal sum");
+    // About 500 playouts choose y, each scoring 2 (1 if `b` were lost).
+    assert!(sum.is_multiple_of(2) && sum > 800, "{text}");
+}

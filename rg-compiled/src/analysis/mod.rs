@@ -2,18 +2,21 @@
 //! nodes reachability searches visit, where the state hash is needed, and
 //! (in the submodules) which branches provably lead to distinct moves
 //! (`distinct`), which visited sets need less than the state's hash
-//! (`visits`) and which checks a move search can replace by walking on
-//! (`fused_checks`).
+//! (`visits`), which checks a move search can replace by walking on
+//! (`fused_checks`) and which slots a move walk may have written
+//! (`written`).
 
 use rg_core::engine::program::{Action, Program};
 
 mod distinct;
 mod fused_checks;
 mod visits;
+mod written;
 
 pub use distinct::{branch_safety, dead_values, Safety};
 pub use fused_checks::{fused_checks, FusedCheck};
 pub use visits::{loop_guards, small_move_visits, small_visits};
+pub use written::{written_slots, Written};
 
 /// Where a search runs.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

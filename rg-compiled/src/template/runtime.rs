@@ -598,8 +598,14 @@ pub struct Search {
     leaves: u64,
     moves: Moves,
     rng: Rng,
+    /// Sampling (`sampled`): the number of the kept move, and the draw u
+    /// made then, as u·2^63.
+    sample_k: u64,
+    sample_u: u64,
     chosen_node: u32,
     chosen: [u32; game::SLOTS],
+    /// Sampling: the slots of `chosen` kept (`None`: all).
+    chosen_slots: Option<&'static [u32]>,
     /// Move walks completed so far (before deduplication), counted only in
     /// games with fused checks (`game::COUNTS_WALKS`): a node whose check
     /// is fused walks on and reads it to learn whether the check held.
@@ -634,8 +640,11 @@ impl Search {
             leaves: 0,
             moves: Moves::default(),
             rng: Rng::new(0),
+            sample_k: 0,
+            sample_u: 1,
             chosen_node: 0,
             chosen: [0; game::SLOTS],
+            chosen_slots: None,
             walks: 0,
             undo_on_stop: true,
         })
@@ -670,6 +679,7 @@ impl Search {
     /// Prepares a search at level 0 of the values in `v`.
     fn restart(&mut self, mode: Mode) {
         self.clear_search();
+        self.sample_k = 0;
         self.enter_level(mode, 0, 0);
     }
 
@@ -1031,7 +1041,9 @@ impl Search {
     /// A move walk reached a `player` assignment; true (stop) if the
     /// search must end.
     #[inline(always)]
-    pub fn complete(&mut self, target: u32, player: u32) -> bool {
+    /// `kept`: the slots the walks to this completion may have written
+    /// (`None`: any), all a sampling search must keep of its state.
+    pub fn complete(&mut self, target: u32, player: u32, kept: Option<&'static [u32]>) -> bool {
         if game::COUNTS_WALKS {
             self.walks += 1;
         }
@@ -1040,15 +1052,30 @@ impl Search {
             return false;
         }
         if self.c.mode == Mode::Sample && !self.c.risky {
-            // Reservoir sampling: the k-th distinct move replaces the kept
-            // one with probability 1/k.
-            self.c.count += 1;
-            if self.rng.below(self.c.count) == 0 {
-                self.keep(target, player);
+            if self.sampled() {
+                self.keep_sampled(target, player, kept);
             }
             return self.c.stop_at_first;
         }
-        self.complete_slow(target, player)
+        self.complete_slow(target, player, kept)
+    }
+
+    /// Counts a distinct move of a sampling search; whether it replaces the
+    /// kept one. Reservoir sampling keeps the k-th move with probability
+    /// 1/k. Rather than drawing at every move, one draw u, uniform in
+    /// (0, 1], at kept move k says which move is kept next: the first m
+    /// with m·u > k, which is past m with probability k/m, as it must be.
+    /// That is about ln n draws for n moves, and one multiplication each.
+    #[inline(always)]
+    fn sampled(&mut self) -> bool {
+        self.c.count += 1;
+        let m = u128::from(self.c.count);
+        if m * u128::from(self.sample_u) <= u128::from(self.sample_k) << 63 {
+            return false;
+        }
+        self.sample_k = self.c.count;
+        self.sample_u = self.rng.unit63();
+        true
     }
 
     /// Keeps the state the current completion leads to.
@@ -1057,6 +1084,39 @@ impl Search {
         self.chosen_node = target;
         self.chosen = self.v;
         self.chosen[game::PLAYER_SLOT as usize] = player;
+    }
+
+    /// Keeps the state a sampled completion leads to: only the `kept`
+    /// slots, when the walks to it write no others (the rest is the
+    /// search's start state, which `take_sampled` completes it with).
+    #[inline(never)]
+    fn keep_sampled(&mut self, target: u32, player: u32, kept: Option<&'static [u32]>) {
+        match kept {
+            Some(slots) => {
+                self.chosen_node = target;
+                for &slot in slots {
+                    self.chosen[slot as usize] = self.v[slot as usize];
+                }
+                self.chosen[game::PLAYER_SLOT as usize] = player;
+            }
+            None => self.keep(target, player),
+        }
+        self.chosen_slots = kept;
+    }
+
+    /// After a sampling search (its writes undone): moves the values to
+    /// the kept move's state.
+    fn take_sampled(&mut self) {
+        match self.chosen_slots {
+            Some(slots) => {
+                for &slot in slots {
+                    self.v[slot as usize] = self.chosen[slot as usize];
+                }
+                let player = game::PLAYER_SLOT as usize;
+                self.v[player] = self.chosen[player];
+            }
+            None => self.v = self.chosen,
+        }
     }
 
     /// The hash of the state a completion leads to (computed afresh:
@@ -1105,7 +1165,7 @@ impl Search {
     }
 
     #[inline(never)]
-    fn complete_slow(&mut self, target: u32, player: u32) -> bool {
+    fn complete_slow(&mut self, target: u32, player: u32, kept: Option<&'static [u32]>) -> bool {
         // The first keeper walk ends the search: nothing to deduplicate.
         let key = if self.c.risky && !self.c.stop_at_first {
             Some(self.risk_key())
@@ -1169,9 +1229,8 @@ impl Search {
                 if let Some(stop) = self.repeated(key, target, player) {
                     return stop;
                 }
-                self.c.count += 1;
-                if self.rng.below(self.c.count) == 0 {
-                    self.keep(target, player);
+                if self.sampled() {
+                    self.keep_sampled(target, player, kept);
                 }
             }
             Mode::Perft => {
@@ -1711,7 +1770,7 @@ impl Search {
             }
             branching += found;
             *node = self.chosen_node;
-            self.v = self.chosen;
+            self.take_sampled();
             if !self.options.expose_keeper {
                 self.apply_keeper(node)?;
             }
@@ -1795,9 +1854,9 @@ impl Rng {
         x.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 
-    /// A number below `n` (multiply-high: no division).
+    /// A number uniform in 1..=2^63: u·2^63 for u uniform in (0, 1].
     #[inline]
-    pub fn below(&mut self, n: u64) -> u64 {
-        ((u128::from(self.next_u64()) * u128::from(n.max(1))) >> 64) as u64
+    pub fn unit63(&mut self) -> u64 {
+        (self.next_u64() >> 1) + 1
     }
 }
