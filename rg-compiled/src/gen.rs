@@ -1165,6 +1165,29 @@ impl<'a> Generator<'a> {
         }
         let offset = self.offset(target, node);
         let code = self.write_enter(&offset, "sym", t);
+        if let (Some(slot), true) = (self.substitutable(target), self.all_tests(t)) {
+            // Every edge at `t` is a test: a symbol none of them passes is
+            // skipped without its write and call (the tests are pure, and
+            // `t` does nothing else when all fail). Scans of the board
+            // for a piece of several kinds ("a king or a man") are mostly
+            // such symbols.
+            self.subst = Some(slot);
+            let tests: Vec<String> = p.edges[p.edges_of(t)]
+                .iter()
+                .map(|e| self.test(&e.action, t, &[]))
+                .collect();
+            self.subst = None;
+            let arrived = match self.ctx {
+                Context::Move => String::new(),
+                Context::Reach => {
+                    format!("{t} == {} || ", if self.const_to { "TO" } else { "to" })
+                }
+            };
+            return format!(
+                "        {header} {{\n            if {arrived}{} {{ {code} }}\n        }}\n",
+                tests.join(" || ")
+            );
+        }
         format!("        {header} {{\n            {code}\n        }}\n")
     }
 
@@ -1223,17 +1246,25 @@ impl<'a> Generator<'a> {
     /// can run inline in the assignment's loop: one edge, a comparison of
     /// symbols, no visited set (entering it has no other effect).
     fn fusible(&self, t: u32) -> bool {
+        self.p.edges_of(t).len() == 1 && self.all_tests(t)
+    }
+
+    /// Whether `t` is entered by a search without a visited set (so
+    /// entering it has no other effect) and every edge leaving it (one at
+    /// least) is a test of symbols.
+    fn all_tests(&self, t: u32) -> bool {
         let p = self.p;
         let info = p.node_info[t as usize];
-        let range = p.edges_of(t);
         let entered = match self.ctx {
             Context::Move => info.can_finish_move && !info.visit_in_move,
             Context::Reach => !info.visit_in_reach,
         };
         t != p.end
             && entered
-            && range.len() == 1
-            && matches!(p.edges[range.start].action, Action::CompareScalars { .. })
+            && !p.edges_of(t).is_empty()
+            && p.edges[p.edges_of(t)]
+                .iter()
+                .all(|e| matches!(e.action, Action::CompareScalars { .. }))
     }
 
     /// The slot of an any-assignment's target when it is a scalar
@@ -1473,5 +1504,19 @@ mod tests {
         );
         let speed = Generator::new(&p, Build::Speed).game();
         assert_eq!(out_of_line(&speed), 0);
+    }
+
+    /// A scan for a square holding one of two pieces, in a move search and
+    /// in a check: the loop tests both pieces for each square before it
+    /// writes the square and calls the node after the choice.
+    #[test]
+    fn scans_test_every_way_on_before_writing() {
+        let p = program(include_str!("../tests/games/scan.rg"));
+        let game = Generator::new(&p, Build::Speed).game();
+        let prefiltered = game
+            .lines()
+            .filter(|l| l.trim_start().starts_with("if ") && l.contains("} || {"))
+            .count();
+        assert_eq!(prefiltered, 2, "{game}");
     }
 }

@@ -710,3 +710,15 @@ fn playouts_keep_the_slots_a_move_writes() {
     // About 500 playouts choose y, each scoring 2 (1 if `b` were lost).
     assert!(sum.is_multiple_of(2) && sum > 800, "{text}");
 }
+
+/// Scans for a square holding one of two pieces, in moves and in a check,
+/// skip the squares holding neither before writing them; the counts are
+/// the engine's.
+#[test]
+fn prefiltered_scans_agree() {
+    let e = common::engine(include_str!("games/scan.rg"), EngineOptions::default());
+    // Three moves in all (demote the king, then remove two men), in any
+    // order the board allows.
+    assert_eq!(common::engine_perft(&e, 3), vec![1, 2, 3, 3]);
+    common::assert_agrees("scan game", &e, 4, &[]);
+}
