@@ -42,8 +42,10 @@ fn list<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
 fn loop_over(symbols: &[u32]) -> (String, String) {
     let consecutive = symbols.windows(2).all(|w| w[1] == w[0] + 1);
     match (symbols.first(), symbols.last()) {
-        (Some(first), Some(last)) if consecutive => (
-            format!("for sym in {first}u32..={last}u32"),
+        // An exclusive range: LLVM bounds `sym` in its loop (and drops
+        // key checks it implies), which it does not for `..=`.
+        (Some(first), Some(last)) if consecutive && *last < u32::MAX => (
+            format!("for sym in {first}u32..{}u32", last + 1),
             format!("u64::from({last}u32 - sym)"),
         ),
         _ => (
@@ -1469,6 +1471,16 @@ mod tests {
         assert_eq!(guards.sets, vec![vec![1, 2], vec![5]]);
         assert_eq!(guards.at[0], vec![Some((3, 0)), None, Some((4, 0))]);
         assert_eq!(guards.at[1], vec![Some((3, 1)), Some((3, 0))]);
+    }
+
+    /// Loops over consecutive symbols are exclusive ranges (LLVM bounds
+    /// the symbol in them; with `..=` breakthrough and chess perft were
+    /// 20–27% slower), other symbol lists are iterated.
+    #[test]
+    fn symbol_loops_are_exclusive_ranges() {
+        assert_eq!(loop_over(&[4, 5, 6]).0, "for sym in 4u32..7u32");
+        assert!(loop_over(&[4, 6]).0.contains(".iter()"));
+        assert!(loop_over(&[u32::MAX - 1, u32::MAX]).0.contains(".iter()"));
     }
 
     /// A chain of `n` assignments between a move's start and its end.
