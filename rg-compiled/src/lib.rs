@@ -91,7 +91,7 @@ pub fn generate_with(program: &Program, build: Build) -> GeneratedCrate {
     let profile = release_profile(build);
     // The profile is hashed too: a binary cached under other settings is
     // not reused.
-    let hash = content_hash(&[&game, RUNTIME, MAIN, LIB, &profile]);
+    let hash = content_hash(&[&game, RUNTIME, MAIN, LIB, &profile, CARGO_CONFIG]);
     let name = format!("rgc_{hash}");
     let cargo = format!(
         "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
@@ -110,6 +110,7 @@ pub fn generate_with(program: &Program, build: Build) -> GeneratedCrate {
         name,
         files: vec![
             ("Cargo.toml".into(), cargo),
+            (".cargo/config.toml".into(), CARGO_CONFIG.into()),
             ("src/lib.rs".into(), LIB.into()),
             ("src/runtime.rs".into(), RUNTIME.into()),
             ("src/main.rs".into(), main),
@@ -117,6 +118,13 @@ pub fn generate_with(program: &Program, build: Build) -> GeneratedCrate {
         ],
     }
 }
+
+/// The crate's cargo configuration (read when cargo runs in the crate's
+/// directory, as `cargo_build` does). Loops are aligned to 64 bytes: the
+/// hot loops of the node functions were fast or 15% slower depending on
+/// where unrelated changes put them (breakthrough perft), and aligned
+/// they stay fast; hex_9x9 perft is 9% faster, the other games unchanged.
+const CARGO_CONFIG: &str = "[build]\nrustflags = [\"-C\", \"llvm-args=-align-loops=64\"]\n";
 
 /// The crate's `[profile.release]` section for a build trade-off.
 fn release_profile(build: Build) -> String {
@@ -153,6 +161,10 @@ pub const RUSTC_MALLOC_CONF: &str = "dirty_decay_ms:-1,muzzy_decay_ms:-1";
 /// Runs `cargo build --release` on a crate directory with the given target
 /// directory; returns the binary's path.
 pub fn cargo_build(dir: &Path, target_dir: &Path, name: &str) -> Result<PathBuf, String> {
+    // Absolute, since cargo runs in `dir`.
+    let absolute = |p: &Path| std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()));
+    let (dir, target_dir) = (absolute(dir)?, absolute(target_dir)?);
+    let (dir, target_dir) = (dir.as_path(), target_dir.as_path());
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
     if std::env::var_os("MALLOC_CONF").is_none() {
@@ -163,6 +175,8 @@ pub fn cargo_build(dir: &Path, target_dir: &Path, name: &str) -> Result<PathBuf,
         command.env("MALLOC_CONF", RUSTC_MALLOC_CONF);
     }
     let output = command
+        // In the crate's directory, so that its `.cargo/config.toml` counts.
+        .current_dir(dir)
         .arg("build")
         .arg("--release")
         .arg("--quiet")
@@ -219,5 +233,11 @@ mod tests {
         assert!(manifest(&quick).contains("opt-level = 1\ncodegen-units = 16\n"));
         assert_ne!(speed.name, quick.name);
         assert_eq!(speed.name, generate_with(&p, Build::Speed).name);
+        let config = speed
+            .files
+            .iter()
+            .find(|(path, _)| path == ".cargo/config.toml")
+            .map(|(_, text)| text.as_str());
+        assert_eq!(config, Some(CARGO_CONFIG));
     }
 }
