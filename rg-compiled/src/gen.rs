@@ -1137,9 +1137,7 @@ impl<'a> Generator<'a> {
                 ),
             };
             if let Some(slot) = self.substitutable(target) {
-                self.subst = Some(slot);
-                let test = self.test(&test_edge.action, t, &[]);
-                self.subst = None;
+                let test = self.test_with_symbol(slot, &test_edge.action, t);
                 let write = self.write_enter(&format!("{slot}"), "sym", test_edge.target);
                 return format!(
                     "        {header} {{\n            {found}\n            let ok: bool = {test};\n            if ok {{ {write} }}\n        }}\n"
@@ -1173,12 +1171,10 @@ impl<'a> Generator<'a> {
             // `t` does nothing else when all fail). Scans of the board
             // for a piece of several kinds ("a king or a man") are mostly
             // such symbols.
-            self.subst = Some(slot);
             let tests: Vec<String> = p.edges[p.edges_of(t)]
                 .iter()
-                .map(|e| self.test(&e.action, t, &[]))
+                .map(|e| self.test_with_symbol(slot, &e.action, t))
                 .collect();
-            self.subst = None;
             let arrived = match self.ctx {
                 Context::Move => String::new(),
                 Context::Reach => {
@@ -1191,6 +1187,15 @@ impl<'a> Generator<'a> {
             );
         }
         format!("        {header} {{\n            {code}\n        }}\n")
+    }
+
+    /// `test` with the loop's symbol `sym` read in place of `slot` (the
+    /// value an any-assignment's loop would write there).
+    fn test_with_symbol(&mut self, slot: u32, action: &Action, node: u32) -> String {
+        self.subst = Some(slot);
+        let test = self.test(action, node, &[]);
+        self.subst = None;
+        test
     }
 
     /// Expression (block): whether a test passes. Reachability checks in

@@ -210,13 +210,16 @@ mod tests {
     use super::*;
     use crate::test_games::program;
 
-    fn manifest(krate: &GeneratedCrate) -> &str {
-        let (_, text) = krate
+    fn file<'a>(krate: &'a GeneratedCrate, path: &str) -> Option<&'a str> {
+        krate
             .files
             .iter()
-            .find(|(path, _)| path == "Cargo.toml")
-            .expect("manifest");
-        text
+            .find(|(p, _)| p == path)
+            .map(|(_, text)| text.as_str())
+    }
+
+    fn manifest(krate: &GeneratedCrate) -> &str {
+        file(krate, "Cargo.toml").expect("manifest")
     }
 
     /// Speed builds are one codegen unit at level 2, quick builds 16 at
@@ -233,11 +236,6 @@ mod tests {
         assert!(manifest(&quick).contains("opt-level = 1\ncodegen-units = 16\n"));
         assert_ne!(speed.name, quick.name);
         assert_eq!(speed.name, generate_with(&p, Build::Speed).name);
-        let config = speed
-            .files
-            .iter()
-            .find(|(path, _)| path == ".cargo/config.toml")
-            .map(|(_, text)| text.as_str());
-        assert_eq!(config, Some(CARGO_CONFIG));
+        assert_eq!(file(&speed, ".cargo/config.toml"), Some(CARGO_CONFIG));
     }
 }

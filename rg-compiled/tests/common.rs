@@ -49,6 +49,38 @@ pub fn compiled_perft(binary: &PathBuf, depth: u32, extra: &[&str]) -> Result<Ve
     Ok(counts)
 }
 
+/// Runs `playouts N SEED EXTRA...` on a built reasoner: its output line,
+/// and the goal sums it reports (one per player).
+pub fn playouts(binary: &PathBuf, n: u64, seed: u64, extra: &[&str]) -> (String, Vec<f64>) {
+    let output = Command::new(binary)
+        .arg("playouts")
+        .arg(n.to_string())
+        .arg(seed.to_string())
+        .args(extra)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    let sums = text
+        .split("\"goal_sums\":[")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .unwrap_or_else(|| panic!("no goal sums: {text}"))
+        .split(',')
+        .map(|x| x.parse().unwrap_or_else(|_| panic!("goal sum {x}: {text}")))
+        .collect();
+    (text, sums)
+}
+
+/// The generated `src/game.rs` of a crate.
+pub fn game_source(krate: &rg_compiled::GeneratedCrate) -> &str {
+    krate
+        .files
+        .iter()
+        .find(|(path, _)| path == "src/game.rs")
+        .map(|(_, text)| text.as_str())
+        .expect("game.rs")
+}
+
 /// Engine perft at depths `0..=depth`.
 pub fn engine_perft(engine: &Engine, depth: u32) -> Vec<u64> {
     let initial = engine.initial().expect("initial state");

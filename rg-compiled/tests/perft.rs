@@ -441,12 +441,7 @@ fn computed_hashes_agree() {
     );
     for build in [rg_compiled::Build::Speed, rg_compiled::Build::Quick] {
         let crate_ = rg_compiled::generate_with(e.program(), build);
-        let game = &crate_
-            .files
-            .iter()
-            .find(|(path, _)| path == "src/game.rs")
-            .expect("game")
-            .1;
+        let game = common::game_source(&crate_);
         assert!(game.contains("s.write("), "{build:?}: hashed writes");
         let bin = common::binary_with(&e, build);
         let compiled = common::compiled_perft(&bin, 3, &[]).expect("compiled perft");
@@ -549,13 +544,9 @@ fn playouts_keep_the_first_keeper_walk_in_place() {
     let goals = e.goals(&state);
     assert_eq!(goals, vec![0], "the first walk writes n0");
     let bin = common::binary(&e);
-    let output = std::process::Command::new(&bin)
-        .args(["playouts", "3", "1", "--first-keeper-walk"])
-        .output()
-        .expect("runs");
-    let text = String::from_utf8_lossy(&output.stdout);
+    let (text, sums) = common::playouts(&bin, 3, 1, &["--first-keeper-walk"]);
     assert!(text.contains("\"moves\":9,"), "{text}");
-    assert!(text.contains("\"goal_sums\":[0]"), "{text}");
+    assert_eq!(sums, vec![0.0], "{text}");
 }
 
 /// A keeper's turn as the RBG translation writes it: `? c0` copies the
@@ -600,13 +591,8 @@ fn fused_keeper_checks_agree() {
     let expected = common::engine_perft(&e, 4);
     for build in [rg_compiled::Build::Speed, rg_compiled::Build::Quick] {
         let game = rg_compiled::generate_with(e.program(), build);
-        let (_, code) = game
-            .files
-            .iter()
-            .find(|(path, _)| path == "src/game.rs")
-            .expect("game.rs");
         assert!(
-            code.contains("let w = s.walks;"),
+            common::game_source(&game).contains("let w = s.walks;"),
             "{build:?}: the keeper's check is fused"
         );
         let bin = common::binary_with(&e, build);
@@ -641,22 +627,9 @@ fn playouts_sample_moves_uniformly() {
     ";
     let e = common::engine(source, EngineOptions::default());
     assert_eq!(common::engine_perft(&e, 1), vec![1, 7]);
-    let bin = common::binary(&e);
     let n = 70_000.0;
-    let output = std::process::Command::new(&bin)
-        .args(["playouts", "70000", "5"])
-        .output()
-        .expect("runs");
-    let text = String::from_utf8_lossy(&output.stdout);
+    let (text, sums) = common::playouts(&common::binary(&e), 70_000, 5, &[]);
     assert!(text.contains("\"branching\":490000,"), "{text}");
-    let sums: Vec<f64> = text
-        .split("\"goal_sums\":[")
-        .nth(1)
-        .and_then(|rest| rest.split(']').next())
-        .expect("goal sums")
-        .split(',')
-        .map(|x| x.parse().expect("number"))
-        .collect();
     let (mean, mean_square) = (sums[0] / n, sums[1] / n);
     // Standard deviations of the means: 2/√n and √156/√n.
     assert!((mean - 3.0).abs() < 6.0 * 2.0 / n.sqrt(), "{text}");
@@ -689,24 +662,13 @@ fn playouts_keep_the_slots_a_move_writes() {
         k1, end: player = keeper;
     ";
     let e = common::engine(source, EngineOptions::default());
-    let game = rg_compiled::generate(e.program())
-        .files
-        .into_iter()
-        .find(|(path, _)| path.ends_with("game.rs"))
-        .expect("game.rs")
-        .1;
-    assert!(game.contains("Some(&KEPT"), "the move keeps few slots");
-    let output = std::process::Command::new(common::binary(&e))
-        .args(["playouts", "1000", "3"])
-        .output()
-        .expect("runs");
-    let text = String::from_utf8_lossy(&output.stdout);
-    let sum: u64 = text
-        .split("\"goal_sums\":[")
-        .nth(1)
-        .and_then(|rest| rest.split(']').next())
-        .and_then(|x| x.parse().ok())
-        .expect("goal sum");
+    let game = rg_compiled::generate(e.program());
+    assert!(
+        common::game_source(&game).contains("Some(&KEPT"),
+        "the move keeps few slots"
+    );
+    let (text, sums) = common::playouts(&common::binary(&e), 1000, 3, &[]);
+    let sum = sums[0] as u64;
     // About 500 playouts choose y, each scoring 2 (1 if `b` were lost).
     assert!(sum.is_multiple_of(2) && sum > 800, "{text}");
 }

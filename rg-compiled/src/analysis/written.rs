@@ -29,6 +29,10 @@ impl Written {
         let Written::Few(set) = self else {
             return false;
         };
+        if slots.len() > limit {
+            *self = Written::Many;
+            return true;
+        }
         let before = set.len();
         set.extend_from_slice(slots);
         set.sort_unstable();
@@ -60,15 +64,16 @@ pub fn written_slots(p: &Program) -> Vec<Option<Written>> {
             continue;
         };
         for e in &p.edges[p.edges_of(node)] {
-            let slots = match &e.action {
-                Action::AssignPlayer(_) => continue,
-                Action::Assign { target, .. } | Action::AssignAny { target, .. } => {
-                    region(p, target)
-                }
-                _ => Vec::new(),
-            };
             let mut next = here.clone();
-            next.add(&slots, limit);
+            match &e.action {
+                Action::AssignPlayer(_) => continue,
+                Action::Assign { target, .. } | Action::AssignAny { target, .. }
+                    if next != Written::Many =>
+                {
+                    next.add(&region(p, target), limit);
+                }
+                _ => {}
+            }
             let there = &mut written[e.target as usize];
             let changed = match there {
                 None => {
