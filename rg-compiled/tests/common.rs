@@ -71,6 +71,18 @@ pub fn playouts(binary: &PathBuf, n: u64, seed: u64, extra: &[&str]) -> (String,
     (text, sums)
 }
 
+/// In both build trade-offs: the generated code contains `marker` (`what`
+/// the test is about), and compiled perft to `depth` is `expected`.
+pub fn assert_both_builds(engine: &Engine, depth: u32, expected: &[u64], marker: &str, what: &str) {
+    for build in [rg_compiled::Build::Speed, rg_compiled::Build::Quick] {
+        let krate = rg_compiled::generate_with(engine.program(), build);
+        assert!(game_source(&krate).contains(marker), "{build:?}: {what}");
+        let bin = binary_with(engine, build);
+        let compiled = compiled_perft(&bin, depth, &[]).expect("compiled perft");
+        assert_eq!(compiled, expected, "{build:?}");
+    }
+}
+
 /// The generated `src/game.rs` of a crate.
 pub fn game_source(krate: &rg_compiled::GeneratedCrate) -> &str {
     krate

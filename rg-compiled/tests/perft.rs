@@ -439,14 +439,7 @@ fn computed_hashes_agree() {
         expected[1] > 1,
         "the cycle yields several moves: {expected:?}"
     );
-    for build in [rg_compiled::Build::Speed, rg_compiled::Build::Quick] {
-        let crate_ = rg_compiled::generate_with(e.program(), build);
-        let game = common::game_source(&crate_);
-        assert!(game.contains("s.write("), "{build:?}: hashed writes");
-        let bin = common::binary_with(&e, build);
-        let compiled = common::compiled_perft(&bin, 3, &[]).expect("compiled perft");
-        assert_eq!(compiled, expected, "{build:?}");
-    }
+    common::assert_both_builds(&e, 3, &expected, "s.write(", "hashed writes");
 }
 
 /// A check that tries every symbol for a map entry and finds its target
@@ -589,16 +582,13 @@ fn fused_keeper_checks_agree() {
     ";
     let e = common::engine(source, EngineOptions::default());
     let expected = common::engine_perft(&e, 4);
-    for build in [rg_compiled::Build::Speed, rg_compiled::Build::Quick] {
-        let game = rg_compiled::generate_with(e.program(), build);
-        assert!(
-            common::game_source(&game).contains("let w = s.walks;"),
-            "{build:?}: the keeper's check is fused"
-        );
-        let bin = common::binary_with(&e, build);
-        let compiled = common::compiled_perft(&bin, 4, &[]).expect("compiled perft");
-        assert_eq!(compiled, expected, "{build:?}");
-    }
+    common::assert_both_builds(
+        &e,
+        4,
+        &expected,
+        "let w = s.walks;",
+        "the keeper's check is fused",
+    );
 }
 
 /// Playouts draw each distinct move with the same probability: one ply of
