@@ -15,8 +15,9 @@ use rg_core::engine::program::{
 };
 
 use crate::analysis::{
-    branch_safety, dead_values, fused_checks, loop_guards, needs_hash, reach_nodes,
-    small_move_visits, small_visits, written_slots, Context, FusedCheck, Safety, Written,
+    branch_safety, check_writes, dead_values, fused_checks, loop_guards, needs_hash, reach_nodes,
+    small_move_visits, small_visits, written_slots, CheckWrites, Context, FusedCheck, Safety,
+    Written,
 };
 
 fn rust_str(s: &str) -> String {
@@ -223,6 +224,15 @@ pub struct Generator<'a> {
     loop_exit: Option<String>,
     /// Per search kind, node functions inlined by force, or kept out of line.
     inlining: [Vec<Inlining>; 2],
+    /// Reachability functions that may return with one scalar slot changed
+    /// (`clobbers`): their callers restore it, unless they may leave it
+    /// changed too.
+    clobber: Vec<Option<u32>>,
+    /// The slot the node function being generated may leave changed.
+    clobbering: Option<u32>,
+    /// Whether the edge being generated is the last a reachability
+    /// function tries (the last edge, or any of a disjoint node's).
+    tail: bool,
 }
 
 impl<'a> Generator<'a> {
@@ -247,6 +257,7 @@ impl<'a> Generator<'a> {
         if small.iter().flatten().count() * p.symbols.len() > 1 << 24 {
             small = vec![None; p.nodes.len()];
         }
+        let needs_hash = needs_hash(p, &small, &small_move);
         Generator {
             p,
             labels: 0,
@@ -255,7 +266,10 @@ impl<'a> Generator<'a> {
             ctx: Context::Move,
             subst: None,
             scalar_slots,
-            needs_hash: needs_hash(p, &small, &small_move),
+            clobber: clobbers(p, &needs_hash[1]),
+            clobbering: None,
+            tail: false,
+            needs_hash,
             small_move: numbered(&small_move),
             small: numbered(&small),
             reach_nodes: reach_nodes(p),
@@ -765,13 +779,19 @@ impl<'a> Generator<'a> {
                     format!("m{node}(s)")
                 }
             }
-            Context::Reach => self.enter_reach(node, if self.const_to { "TO" } else { "to" }),
+            Context::Reach => self.enter_reach(
+                node,
+                if self.const_to { "TO" } else { "to" },
+                self.clobbering,
+            ),
         }
     }
 
     /// Expression entering `node` in a reachability search for target
-    /// `to` (a constant expression): `FOUND`, `NOT_FOUND` or `HALT`.
-    fn enter_reach(&self, node: u32, to: &str) -> String {
+    /// `to` (a constant expression): `FOUND`, `NOT_FOUND` or `HALT`. The
+    /// caller may leave slot `leaves` changed; a slot the callee may
+    /// change besides is restored after it.
+    fn enter_reach(&self, node: u32, to: &str, leaves: Option<u32>) -> String {
         let info = self.p.node_info[node as usize];
         // The call: the target as a const generic, or an argument.
         let call = if self.const_to {
@@ -790,7 +810,13 @@ impl<'a> Generator<'a> {
         } else {
             call
         };
-        format!("(if {node} == {to} {{ FOUND }} else {{ {search} }})")
+        let enter = format!("(if {node} == {to} {{ FOUND }} else {{ {search} }})");
+        match self.clobber[node as usize] {
+            Some(y) if leaves != Some(y) => {
+                format!("{{ let y0 = s.v[{y}]; let r = {enter}; s.v[{y}] = y0; r }}")
+            }
+            _ => enter,
+        }
     }
 
     /// Which visited sets of its own depth a check from `from` may meet
@@ -841,6 +867,10 @@ impl<'a> Generator<'a> {
                 // Leaving an any-assignment's loop early (see `assign_any`).
                 let exit = match &self.loop_exit {
                     Some(exit) => format!("if r == FOUND {{ {exit} }} "),
+                    None if self.tail && restore.is_empty() => {
+                        // Nothing follows: the result is the node's.
+                        return format!("return {result};");
+                    }
                     None => String::new(),
                 };
                 format!("let r = {result}; {restore} if r != NOT_FOUND {{ {exit}return r; }}")
@@ -1000,10 +1030,28 @@ impl<'a> Generator<'a> {
                 "    let w = s.walks;\n    {on}\n    if s.walks == w {{ {otherwise} }}"
             );
         }
-        for e in edges {
+        // A function that may leave its slot changed (`clobbers`) does not
+        // undo its writes of it, nor its callees': it puts the slot back
+        // before each further edge. The last edge's call becomes a tail
+        // call, and a ray a loop of jumps.
+        self.clobbering = match ctx {
+            Context::Reach => self.clobber[node as usize],
+            Context::Move => None,
+        };
+        let restores = self
+            .clobbering
+            .filter(|_| !info.disjoint && edges.len() > 1);
+        if let Some(x) = restores {
+            let _ = writeln!(f, "    let x0 = s.v[{x}];");
+        }
+        for e in edges.clone() {
             let edge = &p.edges[e];
             let t = edge.target;
             f.push_str("    {\n");
+            if let (Some(x), true) = (restores, e > edges.start) {
+                let _ = writeln!(f, "        s.v[{x}] = x0;");
+            }
+            self.tail = ctx == Context::Reach && (info.disjoint || e + 1 == edges.end);
             match &edge.action {
                 Action::AssignAny { target, symbols } => {
                     let code = self.assign_any(node, t, target, symbols);
@@ -1041,7 +1089,12 @@ impl<'a> Generator<'a> {
                 } => {
                     let offset = self.offset(target, node);
                     let v = self.scalar(value, node);
-                    let code = self.write_enter(&offset, &v, t);
+                    let code = match self.clobbering {
+                        Some(x) if target.steps.is_empty() && target.base == x => {
+                            format!("s.v[{x}] = {v}; {}", self.enter_then(t, ""))
+                        }
+                        _ => self.write_enter(&offset, &v, t),
+                    };
                     let _ = writeln!(f, "        {tick}{code}");
                     if info.disjoint {
                         let _ = writeln!(f, "        {done}");
@@ -1050,7 +1103,12 @@ impl<'a> Generator<'a> {
                 Action::AssignPlayer(value) => {
                     // Reachability searches treat it as a plain assignment.
                     let v = self.scalar(value, node);
-                    let code = self.write_enter("crate::game::PLAYER_SLOT", &v, t);
+                    let code = match self.clobbering {
+                        Some(x) if x == p.player_slot => {
+                            format!("s.v[{x}] = {v}; {}", self.enter_then(t, ""))
+                        }
+                        _ => self.write_enter("crate::game::PLAYER_SLOT", &v, t),
+                    };
                     let _ = writeln!(f, "        {tick}{code}");
                     if info.disjoint {
                         let _ = writeln!(f, "        {done}");
@@ -1090,6 +1148,8 @@ impl<'a> Generator<'a> {
             }
             f.push_str("    }\n");
         }
+        self.clobbering = None;
+        self.tail = false;
         let _ = writeln!(f, "    {fallthrough}\n    }};");
         if risk.is_some() {
             f.push_str("    if opened { s.close_risk(); }\n");
@@ -1232,7 +1292,8 @@ impl<'a> Generator<'a> {
             },
             Action::Reach { negated, from, to } => {
                 let (clear, clear_small) = self.check_visits(*from);
-                let enter = self.enter_reach(*from, &format!("{to}u32"));
+                // A check leaves the values as they were.
+                let enter = self.enter_reach(*from, &format!("{to}u32"), None);
                 let call = format!(
                     "{{ let d: usize = {depth}; let r = if {from} == {to} {{ FOUND }} else if s.begin_check(d, {from}, {clear}, {clear_small}) {{ HALT }} else {{ {enter} }}; if r == HALT {{ return {halt}; }} r }}"
                 );
@@ -1409,6 +1470,30 @@ impl<'a> Generator<'a> {
         }
         code
     }
+}
+
+/// Reachability nodes whose functions may return with one scalar slot
+/// changed instead of restoring it: every check through the node writes
+/// at most that slot (`check_writes`), and no visited set below the
+/// node's edges reads the state hash, which raw writes would not keep.
+/// Every caller either may leave the slot changed too or restores it, and
+/// a check restores it before its result is used, so a check still leaves
+/// the values as they were.
+fn clobbers(p: &Program, needs_hash: &[bool]) -> Vec<Option<u32>> {
+    check_writes(p)
+        .into_iter()
+        .enumerate()
+        .map(|(node, writes)| match writes {
+            Some(CheckWrites::One(x))
+                if p.edges[p.edges_of(node as u32)]
+                    .iter()
+                    .all(|e| !needs_hash[e.target as usize]) =>
+            {
+                Some(x)
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Per search kind and node, the visit guard: rg-core's (values on no

@@ -8,11 +8,31 @@ use rg_core::engine::program::{Action, Op, Operand, Program, Scalar, Space};
 
 use super::{alternatives, Context};
 
-/// Reachability-search nodes whose visited set can be keyed by one scalar
-/// slot's value instead of the state's hash: every check whose subgraph
-/// holds the node writes at most that slot (so the rest of the state is
-/// the same throughout the check). `Some(slot)` for those nodes.
-pub fn small_visits(p: &Program) -> Vec<Option<u32>> {
+/// What the checks through a node write: the slots every walk of every
+/// check whose subgraph holds the node may write (checks restore them).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum CheckWrites {
+    /// Nothing: the state is the same throughout those checks.
+    Nothing,
+    /// At most this scalar slot.
+    One(u32),
+    /// More than one slot, or a map entry.
+    Many,
+}
+
+impl CheckWrites {
+    fn join(self, other: CheckWrites) -> CheckWrites {
+        match (self, other) {
+            (CheckWrites::Nothing, w) | (w, CheckWrites::Nothing) => w,
+            (CheckWrites::One(x), CheckWrites::One(y)) if x == y => CheckWrites::One(x),
+            _ => CheckWrites::Many,
+        }
+    }
+}
+
+/// Per node, what the checks whose subgraph holds it write (`None` for
+/// nodes in no check).
+pub fn check_writes(p: &Program) -> Vec<Option<CheckWrites>> {
     let n = p.nodes.len();
     let scalar: Vec<bool> = {
         let mut scalar = vec![false; p.initial.len()];
@@ -23,9 +43,7 @@ pub fn small_visits(p: &Program) -> Vec<Option<u32>> {
         }
         scalar
     };
-    // Per node: None = not yet constrained, Some(Some(x)) = slot x,
-    // Some(None) = no single slot.
-    let mut slot_of: Vec<Option<Option<u32>>> = vec![None; n];
+    let mut of_node: Vec<Option<CheckWrites>> = vec![None; n];
     let mut checks: Vec<(u32, u32)> = p
         .edges
         .iter()
@@ -40,8 +58,7 @@ pub fn small_visits(p: &Program) -> Vec<Option<u32>> {
         let mut seen = vec![false; n];
         let mut nodes = Vec::new();
         let mut stack = vec![from];
-        // The one slot written, or None when something else is written.
-        let mut written: Option<Option<u32>> = Some(None);
+        let mut written = CheckWrites::Nothing;
         while let Some(node) = stack.pop() {
             if std::mem::replace(&mut seen[node as usize], true) {
                 continue;
@@ -53,47 +70,44 @@ pub fn small_visits(p: &Program) -> Vec<Option<u32>> {
             }
             for e in &p.edges[p.edges_of(node)] {
                 stack.push(e.target);
-                let slot = match &e.action {
+                let write = match &e.action {
                     Action::Assign { target, .. } | Action::AssignAny { target, .. } => {
                         if target.steps.is_empty()
                             && scalar.get(target.base as usize) == Some(&true)
                         {
-                            Some(target.base)
+                            CheckWrites::One(target.base)
                         } else {
-                            written = None;
-                            continue;
+                            CheckWrites::Many
                         }
                     }
-                    Action::AssignPlayer(_) => Some(p.player_slot),
-                    _ => None,
+                    Action::AssignPlayer(_) => CheckWrites::One(p.player_slot),
+                    _ => CheckWrites::Nothing,
                 };
-                if let (Some(slot), Some(w)) = (slot, written) {
-                    match w {
-                        None => written = Some(Some(slot)),
-                        Some(x) if x == slot => {}
-                        Some(_) => written = None,
-                    }
-                }
+                written = written.join(write);
             }
         }
-        // Nothing written: any slot is constant; the player slot will do.
-        let key = written.map(|w| w.unwrap_or(p.player_slot));
         for node in nodes {
-            let entry = &mut slot_of[node as usize];
-            *entry = match *entry {
-                None => Some(key),
-                Some(previous) if previous == key => Some(previous),
-                Some(_) => Some(None),
-            };
+            let entry = &mut of_node[node as usize];
+            *entry = Some(entry.map_or(written, |w| w.join(written)));
         }
     }
-    (0..n)
-        .map(|k| {
-            if p.node_info[k].visit_in_reach {
-                slot_of[k].flatten()
-            } else {
-                None
-            }
+    of_node
+}
+
+/// Reachability-search nodes whose visited set can be keyed by one scalar
+/// slot's value instead of the state's hash: every check whose subgraph
+/// holds the node writes at most that slot (so the rest of the state is
+/// the same throughout the check). `Some(slot)` for those nodes.
+pub fn small_visits(p: &Program) -> Vec<Option<u32>> {
+    check_writes(p)
+        .into_iter()
+        .enumerate()
+        .map(|(k, writes)| match writes {
+            _ if !p.node_info[k].visit_in_reach => None,
+            // Nothing written: any slot is constant; the player slot will do.
+            Some(CheckWrites::Nothing) => Some(p.player_slot),
+            Some(CheckWrites::One(x)) => Some(x),
+            Some(CheckWrites::Many) | None => None,
         })
         .collect()
 }
@@ -571,6 +585,35 @@ mod tests {
             (0..p.nodes.len()).all(|k| small[k].is_none()),
             "a board write needs the full state"
         );
+    }
+
+    /// A node in a check that writes nothing and in one that writes only
+    /// `pos` is in checks that write at most `pos`; a node also in a check
+    /// writing the board is not.
+    #[test]
+    fn check_writes_join_over_the_checks_through_a_node() {
+        let source = format!(
+            "{HEADER}
+            var board: SquareOrNull -> Piece = {{ :e, null: null }};
+            var pos: SquareOrNull = b;
+            begin, s: ? r -> r_end;
+            s, s1: ? q -> r_end;
+            s1, t: player = one;
+            t, end: player = keeper;
+            q, r1: board[pos] == e;
+            r, r1: pos = right[pos];
+            r1, r_end: board[pos] == x;"
+        );
+        let p = program(&source);
+        let writes = check_writes(&p);
+        let pos = slot(&p, "pos");
+        assert_eq!(writes[node(&p, "q")], Some(CheckWrites::Nothing));
+        assert_eq!(writes[node(&p, "r")], Some(CheckWrites::One(pos)));
+        assert_eq!(writes[node(&p, "r1")], Some(CheckWrites::One(pos)));
+        assert_eq!(writes[node(&p, "t")], None, "in no check");
+        let writing = source.replace("q, r1: board[pos] == e;", "q, r1: board[pos] = e;");
+        let p = program(&writing);
+        assert_eq!(check_writes(&p)[node(&p, "r1")], Some(CheckWrites::Many));
     }
 
     /// Move-search visited sets: a ray that only moves `pos` after the
