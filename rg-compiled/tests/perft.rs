@@ -725,3 +725,43 @@ fn checks_that_leave_their_square_changed_agree() {
         "the check's ray nodes leave the square changed",
     );
 }
+
+/// A scan for a rare piece (one king on 19 squares) skips to the squares
+/// holding it (`Search::find_eq`), in the move search and in checks, one
+/// of which targets the test's own node (found at the first square). The
+/// king walks over every square, so the skip is tried from every place
+/// in and after the blocks of eight.
+#[test]
+fn sparse_scans_agree() {
+    let source = "
+        type Player = { one };
+        type Score = { 0 };
+        type Piece = { e, k, m };
+        type Sq = { s1, s2, s3, s4, s5, s6, s7, s8, s9, s10,
+                    s11, s12, s13, s14, s15, s16, s17, s18, s19 };
+        var board: Sq -> Piece = { :e, s3: k, s7: m, s8: m };
+        var sq: Sq = s1;
+        var dst: Sq = s1;
+        begin, p: player = one;
+        p, n1: sq = Sq(*);
+        n1, n2: board[sq] == k;
+        n2, n3: dst = Sq(*);
+        n3, n4: board[dst] == e;
+        n4, n5: board[sq] = e;
+        n5, n6: board[dst] = k;
+        n6, n7: $$ dst;
+        n7, n8: ? c0 -> c3;
+        n8, n9: ? c0 -> c1;
+        n9, p: player = one;
+        n7, n10: ! c0 -> c3;
+        n10, end: player = keeper;
+        c0, c1: sq = Sq(*);
+        c1, c2: board[sq] == k;
+        c2, c3: sq != s1;
+    ";
+    let e = common::engine(source, EngineOptions::default());
+    let expected = common::engine_perft(&e, 3);
+    // 16 empty squares; on s1 the game ends.
+    assert_eq!(expected[1], 16, "{expected:?}");
+    common::assert_both_builds(&e, 3, &expected, "s.find_eq(", "the king's scans skip");
+}
