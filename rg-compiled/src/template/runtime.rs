@@ -519,13 +519,8 @@ struct Ctx {
     /// Completions are only counted (count mode, outside risky branches,
     /// not stopping at the first).
     fast: bool,
-    /// Distinct moves met.
-    count: u64,
-    steps: u64,
     /// Tags emitted on the current walk of this search (recorded or not).
     tags: u32,
-    /// First modes: the dedup key of the kept move, if it was risky.
-    chosen_key: Option<u128>,
 }
 
 impl Ctx {
@@ -541,10 +536,7 @@ impl Ctx {
             rid: 0,
             record: mode == Mode::Collect,
             fast: mode == Mode::Count && !stop_at_first,
-            count: 0,
-            steps: 0,
             tags: 0,
-            chosen_key: None,
         }
     }
 }
@@ -591,6 +583,15 @@ pub struct Search {
     pub options: Options,
     pub fault: Option<Fault>,
     c: Ctx,
+    /// The current search's distinct moves met, steps taken and kept key,
+    /// saved around a nested search like `c` but apart from it: they are
+    /// written just before a completion descends, and copying them with
+    /// the rest of `c` in wide loads stalled on those writes (store
+    /// forwarding fails), a third of connect4's perft.
+    count: u64,
+    steps: u64,
+    /// First modes: the dedup key of the kept move, if it was risky.
+    chosen_key: Option<u128>,
     levels: Vec<Level>,
     /// Risky branch instances opened so far (never reused).
     rid: u64,
@@ -635,6 +636,9 @@ impl Search {
             options,
             fault: None,
             c: Ctx::new(Mode::Count, 0, 0, 0, false),
+            count: 0,
+            steps: 0,
+            chosen_key: None,
             levels: vec![Level::default()],
             rid: 0,
             leaves: 0,
@@ -655,6 +659,9 @@ impl Search {
         let stop_at_first = self.options.first_keeper_walk
             && self.v[game::PLAYER_SLOT as usize] == game::KEEPER;
         self.c = Ctx::new(mode, depth, level, self.tags.len(), stop_at_first);
+        self.count = 0;
+        self.steps = 0;
+        self.chosen_key = None;
         if self.levels.len() <= level {
             self.levels.resize_with(level + 1, Level::default);
         }
@@ -704,7 +711,7 @@ impl Search {
 
     /// Distinct moves the current search met.
     fn found(&self) -> u64 {
-        self.c.count
+        self.count
     }
 
     // ---- faults and limits ------------------------------------------------
@@ -750,8 +757,8 @@ impl Search {
     /// Counts `n` search steps; true (stop) past the step limit.
     #[inline(always)]
     pub fn tick(&mut self, n: u64, node: u32) -> bool {
-        self.c.steps += n;
-        if self.c.steps > self.options.step_limit {
+        self.steps += n;
+        if self.steps > self.options.step_limit {
             self.step_limit_fault(node);
             return true;
         }
@@ -761,7 +768,7 @@ impl Search {
     /// Gives back steps counted for symbols a loop did not try.
     #[inline(always)]
     pub fn untick(&mut self, n: u64) {
-        self.c.steps -= n;
+        self.steps -= n;
     }
 
     #[cold]
@@ -1048,7 +1055,7 @@ impl Search {
             self.walks += 1;
         }
         if self.c.fast {
-            self.c.count += 1;
+            self.count += 1;
             return false;
         }
         if self.c.mode == Mode::Sample && !self.c.risky {
@@ -1071,8 +1078,8 @@ impl Search {
     /// perft, which never samples, 10% slower through code layout).
     #[inline(always)]
     fn sampled(&mut self) -> bool {
-        self.c.count += 1;
-        let m = u128::from(self.c.count);
+        self.count += 1;
+        let m = u128::from(self.count);
         m * u128::from(self.sample_u) > u128::from(self.sample_k) << 63
     }
 
@@ -1080,7 +1087,7 @@ impl Search {
     /// said so), and draws for the next.
     #[inline(never)]
     fn keep_drawn(&mut self, target: u32, player: u32, kept: Option<&'static [u32]>) {
-        self.sample_k = self.c.count;
+        self.sample_k = self.count;
         self.sample_u = self.rng.unit63();
         self.keep_sampled(target, player, kept);
     }
@@ -1183,10 +1190,10 @@ impl Search {
             Mode::Count => {
                 if let Some(key) = key {
                     if self.levels[self.c.level].seen.insert(key) {
-                        self.c.count += 1;
+                        self.count += 1;
                     }
                 } else {
-                    self.c.count += 1;
+                    self.count += 1;
                 }
             }
             Mode::Collect => {
@@ -1197,7 +1204,7 @@ impl Search {
                     let index = self.moves.len() as u128;
                     self.levels[self.c.level].keyed.insert(key, index);
                 }
-                self.c.count += 1;
+                self.count += 1;
                 let base = self.c.tag_base;
                 let m = &mut self.moves;
                 m.nodes.push(target);
@@ -1211,16 +1218,16 @@ impl Search {
                 }
             }
             Mode::First => {
-                if self.c.count == 0 {
-                    self.c.count = 1;
-                    self.c.chosen_key = key;
+                if self.count == 0 {
+                    self.count = 1;
+                    self.chosen_key = key;
                     if self.c.stop_at_first && !self.undo_on_stop {
                         self.chosen_node = target;
                         self.v[game::PLAYER_SLOT as usize] = player;
                         return true;
                     }
                     self.keep(target, player);
-                } else if key.is_some() && key == self.c.chosen_key {
+                } else if key.is_some() && key == self.chosen_key {
                     // The kept move's tags again: the same state, or the
                     // move is ambiguous. (Any other move makes the count
                     // wrong for a keeper whatever the states.)
@@ -1229,7 +1236,7 @@ impl Search {
                         return true;
                     }
                 } else {
-                    self.c.count += 1;
+                    self.count += 1;
                 }
             }
             Mode::Sample => {
@@ -1244,15 +1251,15 @@ impl Search {
                 if let Some(stop) = self.repeated(key, target, player) {
                     return stop;
                 }
-                self.c.count += 1;
+                self.count += 1;
                 if self.descend_with(target, player, self.c.depth) {
                     return true;
                 }
             }
             Mode::KeeperPerft => {
-                if self.c.count == 0 {
-                    self.c.count = 1;
-                    self.c.chosen_key = key;
+                if self.count == 0 {
+                    self.count = 1;
+                    self.chosen_key = key;
                     if !self.c.stop_at_first {
                         // Kept to check the walks after it.
                         let level = self.c.level;
@@ -1266,7 +1273,7 @@ impl Search {
                     if self.descend_with(target, player, self.c.depth) {
                         return true;
                     }
-                } else if key.is_some() && key == self.c.chosen_key {
+                } else if key.is_some() && key == self.chosen_key {
                     let kept = std::mem::take(&mut self.levels[self.c.level].chosen);
                     let same = kept.last() == Some(&target) && self.same_as(&kept, player);
                     self.levels[self.c.level].chosen = kept;
@@ -1275,7 +1282,7 @@ impl Search {
                         return true;
                     }
                 } else {
-                    self.c.count += 1;
+                    self.count += 1;
                 }
             }
         }
@@ -1321,6 +1328,7 @@ impl Search {
     /// completions), on the same values; true (stop) on a fault.
     fn nested(&mut self, node: u32, mode: Mode, depth: u32) -> bool {
         let outer = self.c;
+        let (count, steps, chosen_key) = (self.count, self.steps, self.chosen_key);
         let hash = (self.h, self.hv);
         // The writes of the outer search may have left `h` stale where
         // nothing read it.
@@ -1336,8 +1344,9 @@ impl Search {
         self.prefix.truncate(prefixes);
         self.prefix_id = prefix_id;
         // Of the nested search's context only its count is read.
-        let inner_count = self.c.count;
+        let inner_count = self.count;
         self.c = outer;
+        (self.count, self.steps, self.chosen_key) = (count, steps, chosen_key);
         (self.h, self.hv) = hash;
         if self.fault.is_some() {
             return true;
@@ -1371,6 +1380,9 @@ impl Search {
         self.clear_search();
         self.leaves = 0;
         self.c = Ctx::new(Mode::Perft, depth, 0, 0, false);
+        self.count = 0;
+        self.steps = 0;
+        self.chosen_key = None;
         self.descend(node, depth);
         match self.fault.take() {
             Some(f) => Err(f),
