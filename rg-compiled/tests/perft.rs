@@ -765,3 +765,43 @@ fn sparse_scans_agree() {
     assert_eq!(expected[1], 16, "{expected:?}");
     common::assert_both_builds(&e, 3, &expected, "s.find_eq(", "the king's scans skip");
 }
+
+/// A move search's board scan tests up to 64 squares at once into a
+/// bitmask and visits its set bits (`Search::mask`): on a board of 70
+/// squares (a block of 64 and one of 6), for squares that are not empty
+/// (a negated test, most squares), and the counts are the engine's. The
+/// moves empty a square (or stop the game), so the pieces left are spread
+/// over both blocks.
+#[test]
+fn masked_scans_agree() {
+    let squares: Vec<String> = (1..=70).map(|k| format!("q{k}")).collect();
+    let pieces: Vec<String> = [2, 5, 63, 64, 65, 66, 70]
+        .iter()
+        .map(|k| format!("q{k}: x"))
+        .collect();
+    let source = format!(
+        "
+        type Player = {{ one }};
+        type Score = {{ 0 }};
+        type Piece = {{ e, x }};
+        type Sq = {{ {} }};
+        var board: Sq -> Piece = {{ :e, {} }};
+        var sq: Sq = q1;
+        begin, p: player = one;
+        p, n1: sq = Sq(*);
+        n1, n2: board[sq] != e;
+        n2, n3: board[sq] = e;
+        n3, n4: $$ sq;
+        n4, p: player = one;
+        p, s1: $ stop;
+        s1, end: player = keeper;
+        ",
+        squares.join(", "),
+        pieces.join(", ")
+    );
+    let e = common::engine(&source, EngineOptions::default());
+    let expected = common::engine_perft(&e, 4);
+    // Seven pieces, one fewer each move, or stop.
+    assert_eq!(expected[..3], [1, 8, 49], "{expected:?}");
+    common::assert_both_builds(&e, 4, &expected, "s.mask(", "the scan is masked");
+}

@@ -1549,6 +1549,31 @@ impl Search {
             .map(|k| at + k as u32)
     }
 
+    /// Bit `i` set where `test` holds for slot `from + i`, `i < n ≤ 64`:
+    /// a board scan's tests without a branch per square. Eight results
+    /// at a time are bytes of a word, gathered into eight bits by one
+    /// multiplication (each byte's bit lands on its own bit of the top
+    /// byte; the other products fall below it, one per bit, or overflow).
+    #[inline(always)]
+    pub fn mask(&self, from: u32, n: u32, test: impl Fn(u32) -> bool) -> u64 {
+        let slots = &self.v[from as usize..(from + n.min(64)) as usize];
+        let mut m = 0u64;
+        let mut shift = 0;
+        let mut chunks = slots.chunks_exact(8);
+        for chunk in chunks.by_ref() {
+            let mut bytes = 0u64;
+            for (j, &x) in chunk.iter().enumerate() {
+                bytes |= u64::from(test(x)) << (8 * j);
+            }
+            m |= (bytes.wrapping_mul(0x0102_0408_1020_4080) >> 56) << shift;
+            shift += 8;
+        }
+        for (j, &x) in chunks.remainder().iter().enumerate() {
+            m |= u64::from(test(x)) << (shift + j);
+        }
+        m
+    }
+
     /// Marks (node `k` of the small visited sets, `value` of its slot)
     /// visited in the reachability search at `depth`; false if it already
     /// was.
