@@ -1531,7 +1531,7 @@ impl Search {
     /// that is rare on the board (a king, an amazon) skip to it: eight
     /// slots are compared at once, which LLVM vectorizes, where the loop
     /// over squares took a branch per square.
-    #[inline(always)]
+    #[inline(never)]
     pub fn find_eq(&self, from: u32, to: u32, value: u32) -> Option<u32> {
         let slots = &self.v[from as usize..to as usize];
         let mut chunks = slots.chunks_exact(8);
