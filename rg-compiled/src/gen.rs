@@ -234,10 +234,10 @@ pub struct Generator<'a> {
     loop_exit: Option<String>,
     /// Per search kind, node functions inlined by force, or kept out of line.
     inlining: [Vec<Inlining>; 2],
-    /// Reachability functions that may return with one scalar slot changed
-    /// (`clobbers`): their callers restore it, unless they may leave it
-    /// changed too.
-    clobber: Vec<Option<u32>>,
+    /// Per search kind, node functions that may return with one scalar
+    /// slot changed (`move_clobbers`, `clobbers`): their callers restore
+    /// it, unless they may leave it changed too.
+    clobber: [Vec<Option<u32>>; 2],
     /// The slot the node function being generated may leave changed.
     clobbering: Option<u32>,
     /// Whether the edge being generated is the last a reachability
@@ -268,6 +268,8 @@ impl<'a> Generator<'a> {
             small = vec![None; p.nodes.len()];
         }
         let needs_hash = needs_hash(p, &small, &small_move);
+        let fused = fused_checks(p);
+        let move_clobber = move_clobbers(p, &needs_hash[0], &fused, &scalar_slots);
         Generator {
             p,
             labels: 0,
@@ -276,7 +278,7 @@ impl<'a> Generator<'a> {
             ctx: Context::Move,
             subst: None,
             scalar_slots,
-            clobber: clobbers(p, &needs_hash[1]),
+            clobber: [move_clobber, clobbers(p, &needs_hash[1])],
             clobbering: None,
             tail: false,
             needs_hash,
@@ -284,7 +286,7 @@ impl<'a> Generator<'a> {
             small: numbered(&small),
             reach_nodes: reach_nodes(p),
             safety: branch_safety(p, &invariants),
-            fused: fused_checks(p),
+            fused,
             walks_counted: false,
             written: written_slots(p),
             kept_lists: Vec::new(),
@@ -762,31 +764,15 @@ impl<'a> Generator<'a> {
     /// search's is `true` to stop; a reachability search's is `FOUND`,
     /// `NOT_FOUND` or `HALT`.
     fn enter(&self, node: u32) -> String {
-        let info = self.p.node_info[node as usize];
         match self.ctx {
             Context::Move => {
-                if !info.can_finish_move || node == self.p.end {
-                    "false".into()
-                } else if info.visit_in_move {
-                    let skip = self.guard_test(Context::Move, node);
-                    let visit = match self.small_move[node as usize] {
-                        Some((slot, k)) => {
-                            format!("s.visit_move_small({k}, s.v[{slot}], {node})")
-                        }
-                        None => format!("s.visit_move({node})"),
-                    };
-                    if self.cyclic[0][node as usize] {
-                        format!("(({skip}{visit}) && m{node}(s))")
-                    } else {
-                        // A join off every cycle: outside risky branches two
-                        // arrivals with the same state and tags cannot both
-                        // complete a move, so only the step is counted.
-                        format!(
-                            "((if s.dedups() {{ {skip}{visit} }} else {{ !s.tick(1, {node}) }}) && m{node}(s))"
-                        )
-                    }
-                } else {
-                    format!("m{node}(s)")
+                let enter = self.enter_move(node);
+                match self.clobber[0][node as usize] {
+                    // A stopped first keeper walk keeps its state in place.
+                    Some(y) if self.clobbering != Some(y) && enter != "false" => format!(
+                        "{{ let y0 = s.v[{y}]; let h = {enter}; if !h || s.undo_on_stop {{ s.v[{y}] = y0; }} h }}"
+                    ),
+                    _ => enter,
                 }
             }
             Context::Reach => self.enter_reach(
@@ -794,6 +780,34 @@ impl<'a> Generator<'a> {
                 if self.const_to { "TO" } else { "to" },
                 self.clobbering,
             ),
+        }
+    }
+
+    /// `enter` in a move search, for a callee that restores what it writes.
+    fn enter_move(&self, node: u32) -> String {
+        let info = self.p.node_info[node as usize];
+        if !info.can_finish_move || node == self.p.end {
+            "false".into()
+        } else if info.visit_in_move {
+            let skip = self.guard_test(Context::Move, node);
+            let visit = match self.small_move[node as usize] {
+                Some((slot, k)) => {
+                    format!("s.visit_move_small({k}, s.v[{slot}], {node})")
+                }
+                None => format!("s.visit_move({node})"),
+            };
+            if self.cyclic[0][node as usize] {
+                format!("(({skip}{visit}) && m{node}(s))")
+            } else {
+                // A join off every cycle: outside risky branches two
+                // arrivals with the same state and tags cannot both
+                // complete a move, so only the step is counted.
+                format!(
+                            "((if s.dedups() {{ {skip}{visit} }} else {{ !s.tick(1, {node}) }}) && m{node}(s))"
+                        )
+            }
+        } else {
+            format!("m{node}(s)")
         }
     }
 
@@ -821,7 +835,7 @@ impl<'a> Generator<'a> {
             call
         };
         let enter = format!("(if {node} == {to} {{ FOUND }} else {{ {search} }})");
-        match self.clobber[node as usize] {
+        match self.clobber[1][node as usize] {
             Some(y) if leaves != Some(y) => {
                 format!("{{ let y0 = s.v[{y}]; let r = {enter}; s.v[{y}] = y0; r }}")
             }
@@ -1044,10 +1058,7 @@ impl<'a> Generator<'a> {
         // undo its writes of it, nor its callees': it puts the slot back
         // before each further edge. The last edge's call becomes a tail
         // call, and a ray a loop of jumps.
-        self.clobbering = match ctx {
-            Context::Reach => self.clobber[node as usize],
-            Context::Move => None,
-        };
+        self.clobbering = self.clobber[self.ctx_index()][node as usize];
         let restores = self
             .clobbering
             .filter(|_| !info.disjoint && edges.len() > 1);
@@ -1608,6 +1619,84 @@ fn clobbers(p: &Program, needs_hash: &[bool]) -> Vec<Option<u32>> {
             _ => None,
         })
         .collect()
+}
+
+/// Move-search nodes whose functions may return with one scalar slot
+/// changed: their edges write no other slot (scalar assignments and
+/// any-assignments of it, which restore it per symbol anyway), no visited
+/// set below them reads the state hash, and their check is not fused
+/// (that walks on twice from the same values). A node that writes nothing
+/// takes the slot its clobbering callees share, so that a ray's test node
+/// and its step node call each other in tail position. Callers that may
+/// not leave the slot changed restore it (unless a first keeper walk
+/// stopped, leaving its state in place), and so does the search's entry:
+/// the state a search leaves behind is the one it started from.
+fn move_clobbers(
+    p: &Program,
+    needs_hash: &[bool],
+    fused: &[Option<FusedCheck>],
+    scalar: &[bool],
+) -> Vec<Option<u32>> {
+    let n = p.nodes.len();
+    // Per node: `Err(())` cannot clobber; `Ok(None)` writes nothing;
+    // `Ok(Some(x))` writes only scalar `x`.
+    let own: Vec<Result<Option<u32>, ()>> = (0..n as u32)
+        .map(|node| {
+            if fused[node as usize].is_some() || node == p.end {
+                return Err(());
+            }
+            let mut written = None;
+            for e in &p.edges[p.edges_of(node)] {
+                if needs_hash[e.target as usize] {
+                    return Err(());
+                }
+                let slot = match &e.action {
+                    Action::Assign {
+                        target,
+                        value: Operand::Scalar(_),
+                    }
+                    | Action::AssignAny { target, .. }
+                        if target.steps.is_empty()
+                            && scalar.get(target.base as usize) == Some(&true) =>
+                    {
+                        target.base
+                    }
+                    Action::Assign { .. } | Action::AssignAny { .. } => return Err(()),
+                    _ => continue,
+                };
+                match written {
+                    None => written = Some(slot),
+                    Some(x) if x == slot => {}
+                    Some(_) => return Err(()),
+                }
+            }
+            Ok(written)
+        })
+        .collect();
+    let mut clobber: Vec<Option<u32>> = own.iter().map(|o| o.ok().flatten()).collect();
+    loop {
+        let mut changed = false;
+        for node in 0..n {
+            if own[node] != Ok(None) || clobber[node].is_some() {
+                continue;
+            }
+            // The slot the callees clobber, if they agree (a `player`
+            // assignment completes the move: no call).
+            let mut slots = p.edges[p.edges_of(node as u32)]
+                .iter()
+                .filter(|e| !matches!(e.action, Action::AssignPlayer(_)))
+                .filter_map(|e| clobber[e.target as usize]);
+            if let Some(x) = slots.next() {
+                if slots.all(|y| y == x) {
+                    clobber[node] = Some(x);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return clobber;
+        }
+    }
 }
 
 /// Per search kind and node, the visit guard: rg-core's (values on no

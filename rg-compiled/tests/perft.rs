@@ -805,3 +805,108 @@ fn masked_scans_agree() {
     assert_eq!(expected[..3], [1, 8, 49], "{expected:?}");
     common::assert_both_builds(&e, 4, &expected, "s.mask(", "the scan is masked");
 }
+
+/// Move searches whose walks write only the square may leave it changed on
+/// the way back (`gen::move_clobbers`). The player slides a piece along a
+/// ray to the right or, from the same square, to the left (the node trying
+/// both must put the square back between them), and every search must end
+/// with the square it started from, for the next alternative of the search
+/// around it (or the player is done): the keeper, after the player's
+/// search nested in its completion, tests the square it marked, which is
+/// never off the board, where a left ray ends. The counts are the
+/// engine's.
+#[test]
+fn move_searches_that_leave_their_square_changed_agree() {
+    let source = "
+        type Player = { one };
+        type Score = { 0 };
+        type Piece = { e, x };
+        type Sq = { null, s1, s2, s3, s4, s5, s6 };
+        const right: Sq -> Sq = { :null, s1: s2, s2: s3, s3: s4, s4: s5, s5: s6 };
+        const left: Sq -> Sq = { :null, s2: s1, s3: s2, s4: s3, s5: s4, s6: s5 };
+        var board: Sq -> Piece = { :e, null: x, s4: x };
+        var pos: Sq = s2;
+        begin, p: player = one;
+        p, f: $ done;
+        f, end: player = keeper;
+        p, a: pos = right[pos];
+        a, a1: board[pos] == e;
+        a1, stop: $$ pos;
+        a1, a: pos = right[pos];
+        p, b: pos = left[pos];
+        b, b1: board[pos] == e;
+        b1, stop: $$ pos;
+        b1, b: pos = left[pos];
+        stop, k: player = keeper;
+        k, k1: board[pos] = x;
+        k1, p: player = one;
+        k1, k2: pos == null;
+        k2, p: player = one;
+    ";
+    let e = common::engine(source, EngineOptions::default());
+    let expected = common::engine_perft(&e, 4);
+    // From s2: s3 to the right (s4 is blocked), s1 to the left, or done.
+    assert_eq!(expected[..2], [1, 3], "{expected:?}");
+    common::assert_both_builds(
+        &e,
+        4,
+        &expected,
+        "let x0 = s.v[",
+        "the ray nodes leave the square changed",
+    );
+}
+
+/// A keeper whose first walk stops with the square it moved (its search
+/// may leave the square changed) keeps that state: the playout advances
+/// the square each ply and ends when it runs off the board, as the
+/// engine's does. Restoring the square would replay the same ply forever.
+#[test]
+fn stopped_keeper_walks_keep_their_changed_square() {
+    use rg_core::model::ForwardModel;
+    let source = "
+        type Player = { one };
+        type Score = { 0, 1 };
+        type Sq = { null, s1, s2, s3, s4, s5 };
+        const right: Sq -> Sq = { :null, s1: s2, s2: s3, s3: s4, s4: s5 };
+        var pos: Sq = s1;
+        begin, s: player = one;
+        s, t: $ go;
+        t, k: player = keeper;
+        k, k1: pos = right[pos];
+        k1, k2: pos != null;
+        k2, s: player = one;
+        k1, k3: pos == null;
+        k3, k4: goals[one] = 1;
+        k4, end: player = keeper;
+    ";
+    let options = EngineOptions {
+        first_keeper_walk: true,
+        ..EngineOptions::default()
+    };
+    let e = common::engine(source, options);
+    let mut state = e.initial().expect("initial");
+    let mut moves = Vec::new();
+    let mut plies = 0;
+    loop {
+        e.legal_moves(&state, &mut moves).expect("moves");
+        let Some(mv) = moves.first().cloned() else {
+            break;
+        };
+        e.apply(&mut state, &mv).expect("apply");
+        plies += 1;
+    }
+    assert_eq!(
+        (plies, e.goals(&state)),
+        (5, vec![1]),
+        "the engine's playout"
+    );
+    let krate = rg_compiled::generate(e.program());
+    assert!(
+        common::game_source(&krate).contains("if !h || s.undo_on_stop"),
+        "the keeper's search may leave the square changed"
+    );
+    let bin = common::binary(&e);
+    let (text, sums) = common::playouts(&bin, 3, 1, &["--first-keeper-walk"]);
+    assert!(text.contains("\"moves\":15,"), "five plies each: {text}");
+    assert_eq!(sums, vec![3.0], "{text}");
+}
