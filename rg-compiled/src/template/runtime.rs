@@ -599,8 +599,10 @@ pub struct Search {
     leaves: u64,
     moves: Moves,
     rng: Rng,
-    /// Sampling (`sampled`): the number of the next move to keep.
-    sample_next: u64,
+    /// Sampling (`sampled`): the number of the kept move, and the draw u
+    /// made then, as u·2^63.
+    sample_k: u64,
+    sample_u: u64,
     chosen_node: u32,
     chosen: [u32; game::SLOTS],
     /// Sampling: the slots of `chosen` kept (`None`: all).
@@ -642,7 +644,8 @@ impl Search {
             leaves: 0,
             moves: Moves::default(),
             rng: Rng::new(0),
-            sample_next: 1,
+            sample_k: 0,
+            sample_u: 1,
             chosen_node: 0,
             chosen: [0; game::SLOTS],
             chosen_slots: None,
@@ -683,7 +686,7 @@ impl Search {
     /// Prepares a search at level 0 of the values in `v`.
     fn restart(&mut self, mode: Mode) {
         self.clear_search();
-        self.sample_next = 1;
+        self.sample_k = 0;
         self.enter_level(mode, 0, 0);
     }
 
@@ -1069,25 +1072,23 @@ impl Search {
     /// 1/k. Rather than drawing at every move, one draw u, uniform in
     /// (0, 1], at kept move k says which move is kept next: the first m
     /// with m·u > k, which is past m with probability k/m, as it must be.
-    /// That is about ln n draws for n moves; the next m is computed at the
-    /// draw (`keep_drawn`), so a move that is not kept costs a comparison.
+    /// That is about ln n draws for n moves, and one multiplication each.
     /// Inline at every completion site, so kept small: the draw and the
     /// copy are out of line (`keep_drawn`; inlined, they made breakthrough
     /// perft, which never samples, 10% slower through code layout).
     #[inline(always)]
     fn sampled(&mut self) -> bool {
         self.count += 1;
-        self.count >= self.sample_next
+        let m = u128::from(self.count);
+        m * u128::from(self.sample_u) > u128::from(self.sample_k) << 63
     }
 
-    /// Keeps the current completion, sampled move `count` (`sampled` said
-    /// so), and draws for the next: with U = u·2^63 drawn, the first m
-    /// with m·U > k·2^63 is ⌊k·2^63 / U⌋ + 1.
+    /// Keeps the current completion, sampled move `c.count` (`sampled`
+    /// said so), and draws for the next.
     #[inline(never)]
     fn keep_drawn(&mut self, target: u32, player: u32, kept: Option<&'static [u32]>) {
-        let k = u128::from(self.count);
-        let u = u128::from(self.rng.unit63());
-        self.sample_next = u64::try_from((k << 63) / u + 1).unwrap_or(u64::MAX);
+        self.sample_k = self.count;
+        self.sample_u = self.rng.unit63();
         self.keep_sampled(target, player, kept);
     }
 
