@@ -669,10 +669,10 @@ fn playouts_keep_the_slots_a_move_writes() {
 #[test]
 fn prefiltered_scans_agree() {
     let e = common::engine(include_str!("games/scan.rg"), EngineOptions::default());
-    // Three moves in all (demote the king, then remove two men), in any
-    // order the board allows.
-    assert_eq!(common::engine_perft(&e, 3), vec![1, 2, 3, 3]);
-    common::assert_agrees("scan game", &e, 4, &[]);
+    // Four moves in all (demote the king, then remove three men), in any
+    // order the board allows: 4!/2 orders.
+    assert_eq!(common::engine_perft(&e, 5), vec![1, 3, 7, 12, 12, 0]);
+    common::assert_agrees("scan game", &e, 5, &[]);
 }
 
 /// Checks whose walks write only the square may leave it changed on the
@@ -766,12 +766,14 @@ fn sparse_scans_agree() {
     common::assert_both_builds(&e, 3, &expected, "s.find_eq(", "the king's scans skip");
 }
 
-/// A move search's board scan tests up to 64 squares at once into a
-/// bitmask and visits its set bits (`Search::mask`): on a board of 70
-/// squares (a block of 64 and one of 6), for squares that are not empty
-/// (a negated test, most squares), and the counts are the engine's. The
-/// moves empty a square (or stop the game), so the pieces left are spread
-/// over both blocks.
+/// Board scans test up to 64 squares at once into a bitmask and visit its
+/// set bits (`Search::mask`): on a board of 70 squares (a block of 64 and
+/// one of 6), for squares that are not empty (a negated test, few squares
+/// pass), in the move search and in the checks after it ("a piece is
+/// left", and one whose target is the test's node, found at the first
+/// square). The moves empty a square, so the pieces left are spread over
+/// both blocks, and the game ends when none is left. The counts are the
+/// engine's.
 #[test]
 fn masked_scans_agree() {
     let squares: Vec<String> = (1..=70).map(|k| format!("q{k}")).collect();
@@ -792,18 +794,28 @@ fn masked_scans_agree() {
         n1, n2: board[sq] != e;
         n2, n3: board[sq] = e;
         n3, n4: $$ sq;
-        n4, p: player = one;
-        p, s1: $ stop;
-        s1, end: player = keeper;
+        n4, n5: ? c0 -> c2;
+        n5, n6: ? c0 -> c1;
+        n6, p: player = one;
+        n4, n7: ! c0 -> c2;
+        n7, end: player = keeper;
+        c0, c1: sq = Sq(*);
+        c1, c2: board[sq] != e;
         ",
         squares.join(", "),
         pieces.join(", ")
     );
     let e = common::engine(&source, EngineOptions::default());
     let expected = common::engine_perft(&e, 4);
-    // Seven pieces, one fewer each move, or stop.
-    assert_eq!(expected[..3], [1, 8, 49], "{expected:?}");
-    common::assert_both_builds(&e, 4, &expected, "s.mask(", "the scan is masked");
+    // Seven pieces, one fewer each move.
+    assert_eq!(expected, [1, 7, 42, 210, 840]);
+    let krate = rg_compiled::generate(e.program());
+    let masks = common::game_source(&krate).matches("s.mask(").count();
+    assert!(
+        masks >= 2,
+        "the move search and the check are masked: {masks}"
+    );
+    common::assert_both_builds(&e, 4, &expected, "s.mask(", "the scans are masked");
 }
 
 /// Move searches whose walks write only the square may leave it changed on

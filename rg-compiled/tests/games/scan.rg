@@ -1,11 +1,13 @@
 // A one-player game whose moves demote a king (k) to a man (m) or remove
 // a man, ending when a check finds no piece left. Its scans for a square
-// holding either piece test both before writing the square (gen.rs).
+// holding either piece test both before writing the square (gen.rs): the
+// move search's for all squares at once, the check's (most squares hold
+// a piece) square by square.
 type Player = { one };
 type Score = { 0 };
 type Piece = { e, k, m };
 type Sq = { a, b, c, d };
-var board: Sq -> Piece = { :e, a: k, c: m };
+var board: Sq -> Piece = { :e, a: k, b: m, c: m };
 var sq: Sq = a;
 begin, p: player = one;
 p, n1: sq = Sq(*);
