@@ -1306,11 +1306,54 @@ impl<'a> Generator<'a> {
             .step_by(64)
             .map(|lo| format!("({lo}u32, {}u32)", (to - lo).min(64)))
             .collect();
+        let bulk = self.bulk_completions(next, slot, base, min);
         Some(Scan::Mask(format!(
-            "        {found}\n        for (lo, n) in [{}] {{\n            let mut m: u64 = s.mask(lo, n, |x| {});\n            while m != 0 {{\n                let k: u32 = lo + m.trailing_zeros();\n                m &= m - 1;\n                let sym: u32 = k - {base} + {min};\n                {body}\n            }}\n        }}\n",
+            "        {found}\n        for (lo, n) in [{}] {{\n            let mut m: u64 = s.mask(lo, n, |x| {});\n{bulk}            while m != 0 {{\n                let k: u32 = lo + m.trailing_zeros();\n                m &= m - 1;\n                let sym: u32 = k - {base} + {min};\n                {body}\n            }}\n        }}\n",
             blocks.join(", "),
             tests.join(" | ")
         )))
+    }
+
+    /// In a masked scan of a move search whose every square that passes
+    /// completes a move at once (`node` leads through tags alone to a
+    /// `player` assignment of a constant: placement games such as hex),
+    /// the moves of a block need no walk while tags are not recorded: a
+    /// counting search adds the mask's bits, a sampling search counts
+    /// them one by one and writes the square only for a move it keeps
+    /// (as the walk would have, drawing the same numbers). Empty when the
+    /// walk does more.
+    fn bulk_completions(&mut self, node: u32, slot: u32, base: u32, min: u32) -> String {
+        let p = self.p;
+        if self.ctx != Context::Move {
+            return String::new();
+        }
+        let mut at = node;
+        let mut seen = 0;
+        let (target, player) = loop {
+            let info = p.node_info[at as usize];
+            let edges = p.edges_of(at);
+            if seen > p.nodes.len()
+                || edges.len() != 1
+                || at == p.end
+                || !info.can_finish_move
+                || info.visit_in_move
+                || self.fused[at as usize].is_some()
+                || self.safety[at as usize] != Safety::Always
+            {
+                return String::new();
+            }
+            let edge = &p.edges[edges.start];
+            match &edge.action {
+                Action::Tag(_) | Action::VarTag(_) => at = edge.target,
+                Action::AssignPlayer(Scalar::Symbol(player)) => break (edge.target, *player),
+                _ => return String::new(),
+            }
+            seen += 1;
+        };
+        let kept = self.kept_slots(at);
+        format!(
+            "            if s.counts_only() {{ s.complete_counted(u64::from(m.count_ones())); m = 0; }} else if s.samples_only() {{\n                while m != 0 {{\n                    let k: u32 = lo + m.trailing_zeros();\n                    m &= m - 1;\n                    if s.complete_sampled() {{ let old = s.v[{slot}]; s.v[{slot}] = k - {base} + {min}; s.keep_completion({target}, {player}u32, {kept}); s.v[{slot}] = old; }}\n                }}\n            }}\n"
+        )
     }
 
     /// The loop of `assign_any` under `header`.

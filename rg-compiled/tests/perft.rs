@@ -922,3 +922,42 @@ fn stopped_keeper_walks_keep_their_changed_square() {
     assert!(text.contains("\"moves\":15,"), "five plies each: {text}");
     assert_eq!(sums, vec![3.0], "{text}");
 }
+
+/// A placement move (a scan for an empty square, tags, then the keeper's
+/// turn) completes at once for every square the scan's mask holds: perft's
+/// last ply adds the mask's bits, playouts count them and write the square
+/// only for the moves they keep (`Generator::bulk_completions`). The
+/// counts are the engine's, and over 20,000 playouts the mean score of the
+/// square taken is that of a uniform choice among the seven empty squares
+/// (scores 0 to 6; the occupied squares score 9, so keeping a neighbour of
+/// the chosen square would be far off).
+#[test]
+fn placements_complete_in_bulk() {
+    let source = "
+        type Player = { one };
+        type Score = { 0, 1, 2, 3, 4, 5, 6, 9 };
+        type Piece = { e, x };
+        type Sq = { q1, q2, q3, q4, q5, q6, q7, q8, q9, q10 };
+        const score: Sq -> Score = { :9, q2: 0, q3: 1, q4: 2, q6: 3, q7: 4, q8: 5, q10: 6 };
+        var board: Sq -> Piece = { :e, q1: x, q5: x, q9: x };
+        var sq: Sq = q1;
+        begin, p: player = one;
+        p, n1: sq = Sq(*);
+        n1, n2: board[sq] == e;
+        n2, n3: $$ sq;
+        n3, n4: $ place;
+        n4, k: player = keeper;
+        k, k1: board[sq] = x;
+        k1, k2: goals[one] = score[sq];
+        k2, end: player = keeper;
+    ";
+    let e = common::engine(source, EngineOptions::default());
+    let expected = common::engine_perft(&e, 2);
+    assert_eq!(expected, [1, 7, 0]);
+    common::assert_both_builds(&e, 2, &expected, "s.samples_only()", "placements in bulk");
+    let n = 20_000.0;
+    let (text, sums) = common::playouts(&common::binary(&e), 20_000, 3, &[]);
+    assert!(text.contains("\"branching\":140000,"), "{text}");
+    // Standard deviation of the mean: 2/√n.
+    assert!((sums[0] / n - 3.0).abs() < 6.0 * 2.0 / n.sqrt(), "{text}");
+}

@@ -1067,6 +1067,52 @@ impl Search {
         self.complete_slow(target, player, kept)
     }
 
+    /// Whether the search only counts its moves, as they come (perft's
+    /// last ply), with no tags recorded: a block of moves that complete at
+    /// once can be counted together (`complete_counted`).
+    #[inline(always)]
+    pub fn counts_only(&self) -> bool {
+        self.c.fast && !self.recording()
+    }
+
+    /// Whether the search samples its moves as they come, outside risky
+    /// branches and with no tags recorded: moves that complete at once
+    /// need only be counted (`complete_sampled`), and walked to only when
+    /// kept (`keep_completion`).
+    #[inline(always)]
+    pub fn samples_only(&self) -> bool {
+        self.c.mode == Mode::Sample
+            && !self.c.risky
+            && !self.c.stop_at_first
+            && !self.recording()
+    }
+
+    /// `n` moves completed at once in a counting search (`counts_only`).
+    #[inline(always)]
+    pub fn complete_counted(&mut self, n: u64) {
+        if game::COUNTS_WALKS {
+            self.walks += n;
+        }
+        self.count += n;
+    }
+
+    /// A move completed in a sampling search (`samples_only`): whether it
+    /// is kept; the caller then sets its values and calls
+    /// `keep_completion`.
+    #[inline(always)]
+    pub fn complete_sampled(&mut self) -> bool {
+        if game::COUNTS_WALKS {
+            self.walks += 1;
+        }
+        self.sampled()
+    }
+
+    /// Keeps the sampled completion `complete_sampled` chose.
+    #[inline(never)]
+    pub fn keep_completion(&mut self, target: u32, player: u32, kept: Option<&'static [u32]>) {
+        self.keep_drawn(target, player, kept);
+    }
+
     /// Counts a distinct move of a sampling search; whether it replaces the
     /// kept one. Reservoir sampling keeps the k-th move with probability
     /// 1/k. Rather than drawing at every move, one draw u, uniform in
