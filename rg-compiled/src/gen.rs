@@ -184,7 +184,7 @@ impl Guards {
 
 pub struct Generator<'a> {
     p: &'a Program,
-    labels: usize,
+    labels: std::cell::Cell<usize>,
     layouts: Vec<(String, String)>,
     layout_index: HashMap<String, usize>,
     /// The search kind of the function being generated (what a stop
@@ -272,7 +272,7 @@ impl<'a> Generator<'a> {
         let move_clobber = move_clobbers(p, &needs_hash[0], &fused, &scalar_slots);
         Generator {
             p,
-            labels: 0,
+            labels: std::cell::Cell::new(0),
             layouts: Vec::new(),
             layout_index: HashMap::new(),
             ctx: Context::Move,
@@ -474,9 +474,9 @@ impl<'a> Generator<'a> {
         self.ctx = saved;
     }
 
-    fn label(&mut self) -> String {
-        self.labels += 1;
-        format!("'l{}", self.labels)
+    fn label(&self) -> String {
+        self.labels.set(self.labels.get() + 1);
+        format!("'l{}", self.labels.get())
     }
 
     /// What a function of the current kind returns to stop the search.
@@ -825,12 +825,14 @@ impl<'a> Generator<'a> {
         };
         let search = if let Some((slot, k)) = self.small[node as usize] {
             let skip = self.guard_test(Context::Reach, node);
+            let pass = self.passes(node);
             format!(
-                "if {skip}s.visit_small(d, {k}, s.v[{slot}], {node}) {{ {call} }} else {{ NOT_FOUND }}"
+                "if {pass}({skip}s.visit_small(d, {k}, s.v[{slot}], {node})) {{ {call} }} else {{ NOT_FOUND }}"
             )
         } else if info.visit_in_reach {
             let skip = self.guard_test(Context::Reach, node);
-            format!("if {skip}s.visit_reach(d, {node}) {{ {call} }} else {{ NOT_FOUND }}")
+            let pass = self.passes(node);
+            format!("if {pass}({skip}s.visit_reach(d, {node})) {{ {call} }} else {{ NOT_FOUND }}")
         } else {
             call
         };
@@ -841,6 +843,49 @@ impl<'a> Generator<'a> {
             }
             _ => enter,
         }
+    }
+
+    /// The start of a reachability visit at `node` when every edge of the
+    /// node is a comparison of symbols: `(tests) && `, so that a state
+    /// where all fail (the flood fill's neighbour without a stone of the
+    /// player's) is neither marked visited nor entered. The node does
+    /// nothing else, and a later arrival in the same state would fail the
+    /// same tests; fewer steps are counted, never more (hex_9x9 perft
+    /// +16%, playouts +12%). Not where the visit guard skips the visit on
+    /// most squares the tests read (reversi's rays): there the node tests
+    /// the square anyway, and testing it twice was 4-6% slower.
+    fn passes(&self, node: u32) -> String {
+        let p = self.p;
+        let edges = &p.edges[p.edges_of(node)];
+        if node == p.end || edges.is_empty() || edges.len() > 4 {
+            return String::new();
+        }
+        let mut tests = Vec::new();
+        for e in edges {
+            let Action::CompareScalars { negated, lhs, rhs } = &e.action else {
+                return String::new();
+            };
+            if let Some((_, set)) = self.guards.at[1][node as usize] {
+                let safe = &self.guards.sets[set];
+                let is_safe = |x: u32| {
+                    safe.get((x >> 6) as usize)
+                        .is_some_and(|w| (w >> (x & 63)) & 1 != 0)
+                };
+                let ((Scalar::Indexed(read), _) | (_, Scalar::Indexed(read))) = (lhs, rhs) else {
+                    return String::new();
+                };
+                let keys = read.min..read.min.saturating_add(read.count);
+                if keys.clone().filter(|&x| is_safe(x)).count() * 2 >= keys.len() {
+                    return String::new();
+                }
+            }
+            let (l, r) = (self.scalar(lhs, node), self.scalar(rhs, node));
+            let op = if *negated { "!=" } else { "==" };
+            tests.push(format!(
+                "{{ let l: u32 = {l}; let r: u32 = {r}; l {op} r }}"
+            ));
+        }
+        format!("({}) && ", tests.join(" || "))
     }
 
     /// Which visited sets of its own depth a check from `from` may meet
@@ -1561,7 +1606,7 @@ impl<'a> Generator<'a> {
     }
 
     /// Expression of type `u32` evaluating a scalar (faults stop the search).
-    fn scalar(&mut self, s: &Scalar, node: u32) -> String {
+    fn scalar(&self, s: &Scalar, node: u32) -> String {
         match s {
             Scalar::Symbol(id) => format!("{id}u32"),
             Scalar::Slot(slot) => self.slot(*slot),
@@ -1583,7 +1628,7 @@ impl<'a> Generator<'a> {
     }
 
     /// Postfix access code turned back into nested expressions.
-    fn code(&mut self, code: &Code, node: u32) -> String {
+    fn code(&self, code: &Code, node: u32) -> String {
         let mut stack: Vec<String> = Vec::new();
         for op in &code.ops {
             match *op {
@@ -1607,7 +1652,7 @@ impl<'a> Generator<'a> {
 
     /// A (lenient-aware) map read `space[base + Σ slot(key_i) * stride_i]`.
     fn load(
-        &mut self,
+        &self,
         space: Space,
         base: u32,
         keys: &[String],

@@ -961,3 +961,22 @@ fn placements_complete_in_bulk() {
     // Standard deviation of the mean: 2/√n.
     assert!((sums[0] / n - 3.0).abs() < 6.0 * 2.0 / n.sqrt(), "{text}");
 }
+
+/// A check's visit of a node whose edges only compare symbols is made
+/// only when one of them passes (`Generator::passes`): the flood fill of
+/// `games/flood.rg` neither marks nor enters the empty squares next to
+/// its stones. The counts are the engine's.
+#[test]
+fn visits_after_failing_tests_are_skipped() {
+    let e = common::engine(include_str!("games/flood.rg"), EngineOptions::default());
+    let expected = common::engine_perft(&e, 5);
+    // The stones grow from the y both ways (or the player is done).
+    assert_eq!(expected, [1, 3, 6, 12, 24, 48]);
+    common::assert_both_builds(
+        &e,
+        5,
+        &expected,
+        "l == r }) && (",
+        "the flood's visits are prefiltered",
+    );
+}
