@@ -243,6 +243,9 @@ pub struct Generator<'a> {
     /// Whether the edge being generated is the last a reachability
     /// function tries (the last edge, or any of a disjoint node's).
     tail: bool,
+    /// Move-search nodes whose visited check can ever be made
+    /// (`move_visits`).
+    move_visits: Vec<bool>,
 }
 
 impl<'a> Generator<'a> {
@@ -257,6 +260,8 @@ impl<'a> Generator<'a> {
         }
         let invariants = crate::invariants::invariants(p);
         let constant = invariants.constant.clone();
+        let guards = Guards::intern(guards(p, &constant));
+        let move_visits = move_visits(p, &guards, &invariants);
         let mut small_move = small_move_visits(p);
         // The stamp tables have a row of all symbols per node (and depth).
         if small_move.iter().flatten().count() * p.symbols.len() > 1 << 22 {
@@ -281,6 +286,7 @@ impl<'a> Generator<'a> {
             clobber: [move_clobber, clobbers(p, &needs_hash[1])],
             clobbering: None,
             tail: false,
+            move_visits,
             needs_hash,
             small_move: numbered(&small_move),
             small: numbered(&small),
@@ -290,7 +296,7 @@ impl<'a> Generator<'a> {
             walks_counted: false,
             written: written_slots(p),
             kept_lists: Vec::new(),
-            guards: Guards::intern(guards(p, &constant)),
+            guards,
             safe_tables: Vec::new(),
             cyclic: [Vec::new(), Vec::new()],
             inlining: [Vec::new(), Vec::new()],
@@ -569,13 +575,6 @@ impl<'a> Generator<'a> {
             "pub const VISIBILITY_CHANGES: bool = {};",
             p.visibility_changes
         );
-        let _ = writeln!(
-            out,
-            "pub const TRACK_PREFIX: bool = {};",
-            p.node_info
-                .iter()
-                .any(|i| i.visit_in_move && i.can_finish_move)
-        );
         let _ = writeln!(out, "pub static PLAYERS: &[u32] = &[{}];", list(&p.players));
         // Whether `random` may ever be on move (perft then merges its
         // children by state, which needs them collected).
@@ -653,6 +652,14 @@ impl<'a> Generator<'a> {
         let n = p.nodes.len();
         let entries = self.move_entries();
         self.plan_inlining();
+        // A join off every cycle is checked only inside risky branches.
+        if self.safety.iter().all(|s| *s == Safety::Always) {
+            for node in 0..n {
+                if !self.cyclic[0][node] {
+                    self.move_visits[node] = false;
+                }
+            }
+        }
         let mut body = String::new();
         self.ctx = Context::Move;
         body.push_str("pub fn moves_from(s: &mut Search, node: u32) -> bool {\n    match node {\n");
@@ -710,11 +717,13 @@ impl<'a> Generator<'a> {
             "pub const MAY_BE_RISKY: bool = {};",
             self.safety.iter().any(|s| *s != Safety::Always)
         );
-        let hashed_move_visits = (0..n).any(|k| {
-            p.node_info[k].visit_in_move
-                && p.node_info[k].can_finish_move
-                && self.small_move[k].is_none()
-        });
+        let hashed_move_visits =
+            (0..n).any(|k| self.move_visits[k] && self.small_move[k].is_none());
+        let _ = writeln!(
+            out,
+            "pub const TRACK_PREFIX: bool = {};",
+            self.move_visits.contains(&true)
+        );
         let _ = writeln!(
             out,
             "pub const HASHED_MOVE_VISITS: bool = {hashed_move_visits};"
@@ -788,6 +797,13 @@ impl<'a> Generator<'a> {
         let info = self.p.node_info[node as usize];
         if !info.can_finish_move || node == self.p.end {
             "false".into()
+        } else if info.visit_in_move && !self.move_visits[node as usize] {
+            // The guard skips every check (see `move_visits`).
+            if self.cyclic[0][node as usize] {
+                format!("m{node}(s)")
+            } else {
+                format!("((s.dedups() || !s.tick(1, {node})) && m{node}(s))")
+            }
         } else if info.visit_in_move {
             let skip = self.guard_test(Context::Move, node);
             let visit = match self.small_move[node as usize] {
@@ -1713,6 +1729,40 @@ fn clobbers(p: &Program, needs_hash: &[bool]) -> Vec<Option<u32>> {
                 Some(x)
             }
             _ => None,
+        })
+        .collect()
+}
+
+/// Move-search nodes whose visited check can ever be made: it has one
+/// (`visit_in_move`), and its visit guard does not skip it for every value
+/// the guard's variable may hold there (`Invariants::possible`: amazons'
+/// rays test the square before they step, so the off-board square, the
+/// one value the guard lets through, never arrives). Where no move-search
+/// check is ever made, tags need not be pushed for prefix instances
+/// (`TRACK_PREFIX`).
+fn move_visits(
+    p: &Program,
+    guards: &Guards,
+    invariants: &crate::invariants::Invariants,
+) -> Vec<bool> {
+    (0..p.nodes.len() as u32)
+        .map(|node| {
+            let info = p.node_info[node as usize];
+            if !(info.visit_in_move && info.can_finish_move) {
+                return false;
+            }
+            let Some((slot, set)) = guards.at[0][node as usize] else {
+                return true;
+            };
+            let safe = &guards.sets[set];
+            let skipped = |x: u32| {
+                safe.get((x >> 6) as usize)
+                    .is_some_and(|w| (w >> (x & 63)) & 1 != 0)
+            };
+            match invariants.possible(node, slot) {
+                Some(values) => !values.iter().all(|&x| skipped(x)),
+                None => true,
+            }
         })
         .collect()
 }

@@ -829,32 +829,7 @@ fn masked_scans_agree() {
 /// engine's.
 #[test]
 fn move_searches_that_leave_their_square_changed_agree() {
-    let source = "
-        type Player = { one };
-        type Score = { 0 };
-        type Piece = { e, x };
-        type Sq = { null, s1, s2, s3, s4, s5, s6 };
-        const right: Sq -> Sq = { :null, s1: s2, s2: s3, s3: s4, s4: s5, s5: s6 };
-        const left: Sq -> Sq = { :null, s2: s1, s3: s2, s4: s3, s5: s4, s6: s5 };
-        var board: Sq -> Piece = { :e, null: x, s4: x };
-        var pos: Sq = s2;
-        begin, p: player = one;
-        p, f: $ done;
-        f, end: player = keeper;
-        p, a: pos = right[pos];
-        a, a1: board[pos] == e;
-        a1, stop: $$ pos;
-        a1, a: pos = right[pos];
-        p, b: pos = left[pos];
-        b, b1: board[pos] == e;
-        b1, stop: $$ pos;
-        b1, b: pos = left[pos];
-        stop, k: player = keeper;
-        k, k1: board[pos] = x;
-        k1, p: player = one;
-        k1, k2: pos == null;
-        k2, p: player = one;
-    ";
+    let source = include_str!("games/slide.rg");
     let e = common::engine(source, EngineOptions::default());
     let expected = common::engine_perft(&e, 4);
     // From s2: s3 to the right (s4 is blocked), s1 to the left, or done.
@@ -979,4 +954,24 @@ fn visits_after_failing_tests_are_skipped() {
         "l == r }) && (",
         "the flood's visits are prefiltered",
     );
+}
+
+/// A move search's visited check that its guard skips for every value the
+/// guard's variable may hold there is dropped, and with no check left the
+/// tags need not open prefix instances (`TRACK_PREFIX`): the slide game's
+/// rays test each square before stepping on, so the blocked square off
+/// the board never arrives. Opening that square makes its ray come back
+/// to it (`null` is its own neighbour), and the check is kept. The counts
+/// are the engine's both ways.
+#[test]
+fn move_visits_the_guards_always_skip_are_dropped() {
+    let blocked = include_str!("games/slide.rg");
+    let open = blocked.replace("{ :e, null: x, s4: x }", "{ :e, s4: x }");
+    assert_ne!(open, blocked);
+    for (source, tracked) in [(blocked, false), (&open[..], true)] {
+        let e = common::engine(source, EngineOptions::default());
+        let expected = common::engine_perft(&e, 4);
+        let marker = format!("pub const TRACK_PREFIX: bool = {tracked};");
+        common::assert_both_builds(&e, 4, &expected, &marker, "prefix instances");
+    }
 }
