@@ -93,6 +93,23 @@ pub fn game_source(krate: &rg_compiled::GeneratedCrate) -> &str {
         .expect("game.rs")
 }
 
+/// The engine's playout that takes the first legal move of every ply: the
+/// plies made and the final goals.
+pub fn engine_first_moves(engine: &Engine) -> (u32, Vec<i64>) {
+    use rg_core::model::ForwardModel;
+    let mut state = engine.initial().expect("initial state");
+    let mut moves = Vec::new();
+    let mut plies = 0;
+    loop {
+        engine.legal_moves(&state, &mut moves).expect("moves");
+        let Some(mv) = moves.first().cloned() else {
+            return (plies, engine.goals(&state));
+        };
+        engine.apply(&mut state, &mv).expect("apply");
+        plies += 1;
+    }
+}
+
 /// Engine perft at depths `0..=depth`.
 pub fn engine_perft(engine: &Engine, depth: u32) -> Vec<u64> {
     let initial = engine.initial().expect("initial state");

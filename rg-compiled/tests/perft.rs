@@ -498,7 +498,6 @@ fn found_and_stopped_loops_restore_what_they_wrote() {
 /// the first walk wrote, as the engine's do.
 #[test]
 fn playouts_keep_the_first_keeper_walk_in_place() {
-    use rg_core::model::ForwardModel;
     let source = "
         type Player = { one };
         type Score = { 0, 1, 2, 3 };
@@ -525,16 +524,7 @@ fn playouts_keep_the_first_keeper_walk_in_place() {
     };
     let e = common::engine(source, options);
     // The engine's playout: the only move of every ply.
-    let mut state = e.initial().expect("initial");
-    let mut moves = Vec::new();
-    loop {
-        e.legal_moves(&state, &mut moves).expect("moves");
-        let Some(mv) = moves.first().cloned() else {
-            break;
-        };
-        e.apply(&mut state, &mv).expect("apply");
-    }
-    let goals = e.goals(&state);
+    let (_, goals) = common::engine_first_moves(&e);
     assert_eq!(goals, vec![0], "the first walk writes n0");
     let bin = common::binary(&e);
     let (text, sums) = common::playouts(&bin, 3, 1, &["--first-keeper-walk"]);
@@ -849,7 +839,6 @@ fn move_searches_that_leave_their_square_changed_agree() {
 /// engine's does. Restoring the square would replay the same ply forever.
 #[test]
 fn stopped_keeper_walks_keep_their_changed_square() {
-    use rg_core::model::ForwardModel;
     let source = "
         type Player = { one };
         type Score = { 0, 1 };
@@ -871,19 +860,8 @@ fn stopped_keeper_walks_keep_their_changed_square() {
         ..EngineOptions::default()
     };
     let e = common::engine(source, options);
-    let mut state = e.initial().expect("initial");
-    let mut moves = Vec::new();
-    let mut plies = 0;
-    loop {
-        e.legal_moves(&state, &mut moves).expect("moves");
-        let Some(mv) = moves.first().cloned() else {
-            break;
-        };
-        e.apply(&mut state, &mv).expect("apply");
-        plies += 1;
-    }
     assert_eq!(
-        (plies, e.goals(&state)),
+        common::engine_first_moves(&e),
         (5, vec![1]),
         "the engine's playout"
     );
