@@ -896,23 +896,15 @@ impl<'a> Generator<'a> {
             };
             if let Some((_, set)) = self.guards.at[1][node as usize] {
                 let safe = &self.guards.sets[set];
-                let is_safe = |x: u32| {
-                    safe.get((x >> 6) as usize)
-                        .is_some_and(|w| (w >> (x & 63)) & 1 != 0)
-                };
                 let ((Scalar::Indexed(read), _) | (_, Scalar::Indexed(read))) = (lhs, rhs) else {
                     return String::new();
                 };
                 let keys = read.min..read.min.saturating_add(read.count);
-                if keys.clone().filter(|&x| is_safe(x)).count() * 2 >= keys.len() {
+                if keys.clone().filter(|&x| in_bitset(safe, x)).count() * 2 >= keys.len() {
                     return String::new();
                 }
             }
-            let (l, r) = (self.scalar(lhs, node), self.scalar(rhs, node));
-            let op = if *negated { "!=" } else { "==" };
-            tests.push(format!(
-                "{{ let l: u32 = {l}; let r: u32 = {r}; l {op} r }}"
-            ));
+            tests.push(self.compare(*negated, lhs, rhs, node));
         }
         format!("({}) && ", tests.join(" || "))
     }
@@ -1442,7 +1434,7 @@ impl<'a> Generator<'a> {
         };
         let kept = self.kept_slots(at);
         format!(
-            "            if s.counts_only() {{ s.complete_counted(u64::from(m.count_ones())); m = 0; }} else if s.samples_only() {{\n                while m != 0 {{\n                    let k: u32 = lo + m.trailing_zeros();\n                    m &= m - 1;\n                    if s.complete_sampled() {{ let old = s.v[{slot}]; s.v[{slot}] = k - {base} + {min}; s.keep_completion({target}, {player}u32, {kept}); s.v[{slot}] = old; }}\n                }}\n            }}\n"
+            "            if s.counts_only() {{ s.complete_counted(u64::from(m.count_ones())); m = 0; }} else if s.samples_only() {{\n                while m != 0 {{\n                    let k: u32 = lo + m.trailing_zeros();\n                    m &= m - 1;\n                    if s.complete_sampled() {{ let old = s.v[{slot}]; s.v[{slot}] = k - {base} + {min}; s.keep_drawn({target}, {player}u32, {kept}); s.v[{slot}] = old; }}\n                }}\n            }}\n"
         )
     }
 
@@ -1534,17 +1526,9 @@ impl<'a> Generator<'a> {
         };
         match action {
             Action::Skip | Action::Tag(_) | Action::VarTag(_) => "true".into(),
-            Action::CompareScalars { negated, lhs, rhs } => {
-                let (l, r) = (self.scalar(lhs, node), self.scalar(rhs, node));
-                let op = if *negated { "!=" } else { "==" };
-                format!("{{ let l: u32 = {l}; let r: u32 = {r}; l {op} r }}")
-            }
+            Action::CompareScalars { negated, lhs, rhs } => self.compare(*negated, lhs, rhs, node),
             Action::Compare { negated, lhs, rhs } => match (lhs, rhs) {
-                (Operand::Scalar(a), Operand::Scalar(b)) => {
-                    let (l, r) = (self.scalar(a, node), self.scalar(b, node));
-                    let op = if *negated { "!=" } else { "==" };
-                    format!("{{ let l: u32 = {l}; let r: u32 = {r}; l {op} r }}")
-                }
+                (Operand::Scalar(a), Operand::Scalar(b)) => self.compare(*negated, a, b, node),
                 (Operand::Region(a), Operand::Region(b)) => {
                     let ra = self.region(&a.path, &a.layout, node);
                     let rb = self.region(&b.path, &b.layout, node);
@@ -1574,6 +1558,13 @@ impl<'a> Generator<'a> {
                 unreachable!("assignments are compiled by node_fn")
             }
         }
+    }
+
+    /// Expression (block): a comparison of two scalars.
+    fn compare(&self, negated: bool, lhs: &Scalar, rhs: &Scalar, node: u32) -> String {
+        let (l, r) = (self.scalar(lhs, node), self.scalar(rhs, node));
+        let op = if negated { "!=" } else { "==" };
+        format!("{{ let l: u32 = {l}; let r: u32 = {r}; l {op} r }}")
     }
 
     /// Whether the node after an any-assignment is a lone scalar test that
@@ -1784,12 +1775,8 @@ fn move_visits(
                 return true;
             };
             let safe = &guards.sets[set];
-            let skipped = |x: u32| {
-                safe.get((x >> 6) as usize)
-                    .is_some_and(|w| (w >> (x & 63)) & 1 != 0)
-            };
             match invariants.possible(node, slot) {
-                Some(values) => !values.iter().all(|&x| skipped(x)),
+                Some(values) => !values.iter().all(|&x| in_bitset(safe, x)),
                 None => true,
             }
         })
@@ -1907,6 +1894,12 @@ fn guards(p: &Program, constant: &[bool]) -> [Vec<Guard>; 2] {
 }
 
 /// `a |= b` on bitsets of possibly different lengths.
+/// Whether bit `x` of a bitset of symbols is set.
+fn in_bitset(set: &[u64], x: u32) -> bool {
+    set.get((x >> 6) as usize)
+        .is_some_and(|w| (w >> (x & 63)) & 1 != 0)
+}
+
 fn merge(a: &mut Vec<u64>, b: &[u64]) {
     if a.len() < b.len() {
         a.resize(b.len(), 0);

@@ -654,14 +654,20 @@ impl Search {
         })
     }
 
+    /// A new search's move count, step count and kept key (kept beside its
+    /// context `c`).
+    fn fresh_counts(&mut self) {
+        self.count = 0;
+        self.steps = 0;
+        self.chosen_key = None;
+    }
+
     /// Starts a search of level `level` (its sets cleared).
     fn enter_level(&mut self, mode: Mode, depth: u32, level: usize) {
         let stop_at_first = self.options.first_keeper_walk
             && self.v[game::PLAYER_SLOT as usize] == game::KEEPER;
         self.c = Ctx::new(mode, depth, level, self.tags.len(), stop_at_first);
-        self.count = 0;
-        self.steps = 0;
-        self.chosen_key = None;
+        self.fresh_counts();
         if self.levels.len() <= level {
             self.levels.resize_with(level + 1, Level::default);
         }
@@ -1088,7 +1094,7 @@ impl Search {
     /// Whether the search samples its moves as they come, outside risky
     /// branches and with no tags recorded: moves that complete at once
     /// need only be counted (`complete_sampled`), and walked to only when
-    /// kept (`keep_completion`).
+    /// kept (`keep_drawn`).
     #[inline(always)]
     pub fn samples_only(&self) -> bool {
         self.c.mode == Mode::Sample
@@ -1108,19 +1114,13 @@ impl Search {
 
     /// A move completed in a sampling search (`samples_only`): whether it
     /// is kept; the caller then sets its values and calls
-    /// `keep_completion`.
+    /// `keep_drawn`.
     #[inline(always)]
     pub fn complete_sampled(&mut self) -> bool {
         if game::COUNTS_WALKS {
             self.walks += 1;
         }
         self.sampled()
-    }
-
-    /// Keeps the sampled completion `complete_sampled` chose.
-    #[inline(never)]
-    pub fn keep_completion(&mut self, target: u32, player: u32, kept: Option<&'static [u32]>) {
-        self.keep_drawn(target, player, kept);
     }
 
     /// Counts a distinct move of a sampling search; whether it replaces the
@@ -1139,10 +1139,10 @@ impl Search {
         m * u128::from(self.sample_u) > u128::from(self.sample_k) << 63
     }
 
-    /// Keeps the current completion, sampled move `c.count` (`sampled`
-    /// said so), and draws for the next.
+    /// Keeps the current completion, sampled move `count` (`sampled` or
+    /// `complete_sampled` said so), and draws for the next.
     #[inline(never)]
-    fn keep_drawn(&mut self, target: u32, player: u32, kept: Option<&'static [u32]>) {
+    pub fn keep_drawn(&mut self, target: u32, player: u32, kept: Option<&'static [u32]>) {
         self.sample_k = self.count;
         self.sample_u = self.rng.unit63();
         self.keep_sampled(target, player, kept);
@@ -1436,9 +1436,7 @@ impl Search {
         self.clear_search();
         self.leaves = 0;
         self.c = Ctx::new(Mode::Perft, depth, 0, 0, false);
-        self.count = 0;
-        self.steps = 0;
-        self.chosen_key = None;
+        self.fresh_counts();
         self.descend(node, depth);
         match self.fault.take() {
             Some(f) => Err(f),
