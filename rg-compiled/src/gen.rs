@@ -77,15 +77,6 @@ const MAX_MODULES: usize = 16;
 /// kept out of line.
 const QUICK_INLINE_EDGES: u64 = 64;
 
-/// A board scan's loop without a branch per square
-/// (`Generator::board_scan`).
-enum Scan {
-    /// Skipping to the squares holding a rare piece, in every search.
-    Sparse(String),
-    /// Visiting the set bits of the squares' tests, in move searches.
-    Mask(String),
-}
-
 /// What a node function's attribute says about inlining it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Inlining {
@@ -1276,8 +1267,7 @@ impl<'a> Generator<'a> {
             Context::Reach => Some(format!("s.untick({rest});")),
         };
         let code = match self.board_scan(t, target, symbols) {
-            Some(Scan::Sparse(code)) => format!("        {tick}\n{code}"),
-            Some(Scan::Mask(code)) => format!("        {tick}\n{code}"),
+            Some(code) => format!("        {tick}\n{code}"),
             None => {
                 let header = format!("{tick}\n        {header}");
                 self.assign_any_body(node, t, target, &header)
@@ -1291,21 +1281,19 @@ impl<'a> Generator<'a> {
     /// the square's piece (`x = T(*); board[x] == c`, or several such
     /// tests, `==` or `!=`), as a loop that does not branch per square:
     ///
-    /// - for one piece that is rare on the initial board (a king, an
-    ///   amazon), a loop over `Search::find_eq`, which skips to the next
-    ///   square holding it comparing eight squares at once (chess's king
-    ///   search: perft +20%);
-    /// - otherwise a loop over the set bits of
-    ///   `Search::mask`, the tests of up to 64 squares at once: the branch
-    ///   per square mispredicts on the random boards of playouts
-    ///   (playouts of hex_9x9 +29%, breakthrough +18%, englishDraughts
-    ///   +12%). Perft, whose boards are close to one another, predicted
-    ///   it well: hex_9x9 perft is 10% slower. A check stops at the first
-    ///   square that passes, so where most pass on the initial board it
-    ///   keeps the plain loop (reversi perft was 6% slower).
+    /// a loop over the set bits of `Search::mask_eq`, the tests of up to
+    /// 64 squares at once, four per SSE2 comparison. The branch per
+    /// square mispredicts on the random boards of playouts (playouts of
+    /// hex_9x9 +29%, breakthrough +18%, englishDraughts +12% with masks
+    /// gathered eight tests per multiplication; SSE2 comparisons then
+    /// made chess playouts +12% and perft +16%, where its king search had
+    /// compared eight squares at a time for the first king). A check
+    /// stops at the first square that passes, so where most pass on the
+    /// initial board it keeps the plain loop (reversi perft was 6%
+    /// slower).
     ///
     /// `None` when the loop is not of that kind.
-    fn board_scan(&mut self, t: u32, target: &Target, symbols: &[u32]) -> Option<Scan> {
+    fn board_scan(&mut self, t: u32, target: &Target, symbols: &[u32]) -> Option<String> {
         let p = self.p;
         let slot = self.substitutable(target)?;
         if !self.all_tests(t) {
@@ -1360,15 +1348,6 @@ impl<'a> Generator<'a> {
         };
         let body = self.write_enter(&format!("{slot}"), "sym", next);
         let (base, min) = (ix.base, ix.min);
-        if let [(false, value)] = tests[..] {
-            let initial = p.initial.get(from as usize..to as usize)?;
-            let count = initial.iter().filter(|&&x| x == value).count();
-            if count > 0 && count * 8 <= initial.len() {
-                return Some(Scan::Sparse(format!(
-                    "        {found}\n        let mut at: u32 = {from};\n        while let Some(k) = s.find_eq(at, {to}, {value}) {{\n            let sym: u32 = k - {base} + {min};\n            at = k + 1;\n            {body}\n        }}\n"
-                )));
-            }
-        }
         // A check stops at the first square that passes: where most do
         // (reversi's empty squares), that is soon, and the mask of all
         // squares costs more than it saves (perft 6% slower). Judged by
@@ -1382,18 +1361,21 @@ impl<'a> Generator<'a> {
         }
         let tests: Vec<String> = tests
             .iter()
-            .map(|(negated, c)| format!("(x {} {c}u32)", if *negated { "!=" } else { "==" }))
+            .map(|&(negated, c)| match negated {
+                false => format!("s.mask_eq(lo, n, {c})"),
+                true => format!("(!s.mask_eq(lo, n, {c}) & (u64::MAX >> (64 - n)))"),
+            })
             .collect();
         let blocks: Vec<String> = (from..to)
             .step_by(64)
             .map(|lo| format!("({lo}u32, {}u32)", (to - lo).min(64)))
             .collect();
         let bulk = self.bulk_completions(next, slot, base, min);
-        Some(Scan::Mask(format!(
-            "        {found}\n        for (lo, n) in [{}] {{\n            let mut m: u64 = s.mask(lo, n, |x| {});\n{bulk}            while m != 0 {{\n                let k: u32 = lo + m.trailing_zeros();\n                m &= m - 1;\n                let sym: u32 = k - {base} + {min};\n                {body}\n            }}\n        }}\n",
+        Some(format!(
+            "        {found}\n        for (lo, n) in [{}] {{\n            let mut m: u64 = {};\n{bulk}            while m != 0 {{\n                let k: u32 = lo + m.trailing_zeros();\n                m &= m - 1;\n                let sym: u32 = k - {base} + {min};\n                {body}\n            }}\n        }}\n",
             blocks.join(", "),
             tests.join(" | ")
-        )))
+        ))
     }
 
     /// In a masked scan of a move search whose every square that passes
@@ -1993,10 +1975,10 @@ mod tests {
             .filter(|l| l.trim_start().starts_with("if ") && l.contains("} || {"))
             .count();
         assert_eq!(prefiltered, 1, "{game}");
-        let masks: Vec<&str> = game.lines().filter(|l| l.contains("s.mask(")).collect();
+        let masks: Vec<&str> = game.lines().filter(|l| l.contains("s.mask_eq(")).collect();
         assert_eq!(masks.len(), 1, "{game}");
         assert!(
-            masks[0].contains(") | ("),
+            masks[0].matches("s.mask_eq(").count() == 2 && masks[0].contains(" | "),
             "both tests in the mask: {}",
             masks[0]
         );
