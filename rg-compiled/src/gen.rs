@@ -758,6 +758,19 @@ impl<'a> Generator<'a> {
         out
     }
 
+    /// Whether the visit guard at `node` holds for every symbol: the
+    /// visited check is never made (chess's attack rays: every square is
+    /// on no cycle of the ray's map).
+    fn guard_always_skips(&self, ctx: Context, node: u32) -> bool {
+        let k = match ctx {
+            Context::Move => 0,
+            Context::Reach => 1,
+        };
+        self.guards.at[k][node as usize].is_some_and(|(_, set)| {
+            (0..self.p.symbols.len() as u32).all(|x| in_bitset(&self.guards.sets[set], x))
+        })
+    }
+
     /// The start of a visited check's condition at `node`: a guarded
     /// check is skipped when the guard's variable holds a safe value.
     fn guard_test(&self, ctx: Context, node: u32) -> String {
@@ -843,7 +856,9 @@ impl<'a> Generator<'a> {
         } else {
             format!("r{node}(s, {to}, d)")
         };
-        let search = if let Some((slot, k)) = self.small[node as usize] {
+        let search = if self.guard_always_skips(Context::Reach, node) {
+            call
+        } else if let Some((slot, k)) = self.small[node as usize] {
             let skip = self.guard_test(Context::Reach, node);
             let pass = self.passes(node);
             format!(
@@ -1914,6 +1929,28 @@ mod tests {
         assert_eq!(guards.sets, vec![vec![1, 2], vec![5]]);
         assert_eq!(guards.at[0], vec![Some((3, 0)), None, Some((4, 0))]);
         assert_eq!(guards.at[1], vec![Some((3, 1)), Some((3, 0))]);
+    }
+
+    /// The ray check of rg-core's `ray_check.rg` steps to the next cell,
+    /// then tests it: the visit at the test's node (`s1`) is skipped for
+    /// every symbol (no cell is on a cycle of `right` there, the blocked
+    /// `null` stops the ray), so no check is made; the loop's join (`s0`)
+    /// keeps its guarded one, as the guard misses `null`.
+    #[test]
+    fn visits_the_guard_always_skips_are_dropped_in_checks() {
+        let p = program(include_str!(
+            "../../rg-core/src/engine/testdata/ray_check.rg"
+        ));
+        let s1 = crate::test_games::node(&p, "s1");
+        let s0 = crate::test_games::node(&p, "s0");
+        let generator = Generator::new(&p, Build::Speed);
+        assert!(generator.guard_always_skips(Context::Reach, s1 as u32));
+        assert!(!generator.guard_always_skips(Context::Reach, s0 as u32));
+        let game = generator.game();
+        let probe = crate::test_games::slot(&p, "probe");
+        let visit = |node: usize| format!("s.v[{probe}], {node}))");
+        assert!(!game.contains(&visit(s1)), "{game}");
+        assert!(game.contains(&visit(s0)), "{game}");
     }
 
     /// Loops over consecutive symbols are exclusive ranges (LLVM bounds
