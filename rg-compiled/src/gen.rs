@@ -244,6 +244,9 @@ pub struct Generator<'a> {
     /// Whether the game has at most `FEW_TAGS` tag edges (see the tag
     /// edges in `node_fn`).
     few_tags: bool,
+    /// Per node, whether a tag edge into it opens a tag prefix instance
+    /// (`tracked_tags`).
+    tag_tracked: Vec<bool>,
 }
 
 impl<'a> Generator<'a> {
@@ -291,6 +294,7 @@ impl<'a> Generator<'a> {
                 .filter(|e| matches!(e.action, Action::Tag(_) | Action::VarTag(_)))
                 .count()
                 <= FEW_TAGS,
+            tag_tracked: Vec::new(),
             needs_hash,
             small_move: numbered(&small_move),
             small: numbered(&small),
@@ -664,6 +668,7 @@ impl<'a> Generator<'a> {
                 }
             }
         }
+        self.tag_tracked = tracked_tags(p, &self.move_visits);
         let mut body = String::new();
         self.ctx = Context::Move;
         body.push_str("pub fn moves_from(s: &mut Search, node: u32) -> bool {\n    match node {\n");
@@ -1175,18 +1180,19 @@ impl<'a> Generator<'a> {
                     // faster, breakthrough 10%), at a cost in build time
                     // that doubles with each tag on a path (chess, 146
                     // tags: 80 s instead of 9 s).
+                    let tracked = self.tag_tracked[t as usize];
                     let (rec, pop) = if self.few_tags {
                         (
-                            "let rec = s.recording();\n        if rec && ",
-                            "if rec { s.pop_tag(); }",
+                            format!("let rec = s.recording({tracked});\n        if rec && "),
+                            format!("if rec {{ s.pop_tag({tracked}); }}"),
                         )
                     } else {
-                        ("if ", "s.pop_tag();")
+                        ("if ".to_string(), format!("s.pop_tag({tracked});"))
                     };
-                    let then = self.enter_then(t, pop);
+                    let then = self.enter_then(t, &pop);
                     let _ = writeln!(
                         f,
-                        "        {tick}let t: u32 = {tag};\n        {rec}s.push_tag(t, {node}) {{ return true; }}\n        {then}"
+                        "        {tick}let t: u32 = {tag};\n        {rec}s.push_tag(t, {node}, {tracked}) {{ return true; }}\n        {then}"
                     );
                     if info.disjoint {
                         let _ = writeln!(f, "        {done}");
@@ -1778,6 +1784,38 @@ fn move_visits(
             }
         })
         .collect()
+}
+
+/// Per node, whether a tag edge into it is tracked: a walk from it may
+/// meet a move-search visited check (`move_visits`) before it passes
+/// another tag or completes the move. Only a tracked tag opens a tag
+/// prefix instance (`Search::push_tag`): after an untracked one, the
+/// next check met is behind a tracked tag, which opens a fresh instance
+/// anyway.
+fn tracked_tags(p: &Program, move_visits: &[bool]) -> Vec<bool> {
+    let n = p.nodes.len();
+    let mut into: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for from in 0..n as u32 {
+        for e in &p.edges[p.edges_of(from)] {
+            if !matches!(
+                e.action,
+                Action::Tag(_) | Action::VarTag(_) | Action::AssignPlayer(_)
+            ) {
+                into[e.target as usize].push(from);
+            }
+        }
+    }
+    let mut tracked = move_visits.to_vec();
+    let mut work: Vec<u32> = (0..n as u32).filter(|&k| tracked[k as usize]).collect();
+    while let Some(node) = work.pop() {
+        for &from in &into[node as usize] {
+            if !tracked[from as usize] {
+                tracked[from as usize] = true;
+                work.push(from);
+            }
+        }
+    }
+    tracked
 }
 
 /// Move-search nodes whose functions may return with one scalar slot

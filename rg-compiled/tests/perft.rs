@@ -960,3 +960,44 @@ fn move_visits_the_guards_always_skip_are_dropped() {
         common::assert_both_builds(&e, 4, &expected, &marker, "prefix instances");
     }
 }
+
+/// Only a tag after which a walk may meet a move-search visited check
+/// before the next tag opens a tag prefix instance (`gen::tracked_tags`).
+/// The move's first tag (`$ v0`) is followed by two more, `$ v1` and
+/// `$ v2`, which both lead to the same cycle, whose join keeps a visited
+/// check: the walks after them must stay in instances of their own, or
+/// the second would find the cycle visited with the same state and lose
+/// its three moves. The first tag and the last (`$$ x`, before the
+/// completion) open none. (The way to `end` never passes.) The counts
+/// are the engine's.
+#[test]
+fn tags_open_prefix_instances_only_where_a_visit_follows() {
+    let source = "
+        type Player = { one };
+        type Score = { 0 };
+        type V = { v0, v1, v2 };
+        const next: V -> V = { :v0, v0: v1, v1: v2 };
+        var x: V = v0;
+        begin, s: player = one;
+        s, t: $ v0;
+        t, w: x == v0;
+        w, w2: x != v0;
+        w2, end: player = keeper;
+        t, u1: $ v1;
+        t, u2: $ v2;
+        u1, j: ;
+        u2, j: ;
+        j, k: x = next[x];
+        k, j: ;
+        k, fin: $$ x;
+        fin, s: player = one;
+    ";
+    let e = common::engine(source, EngineOptions::default());
+    let expected = common::engine_perft(&e, 3);
+    assert_eq!(expected[1], 6, "{expected:?}");
+    let krate = rg_compiled::generate(e.program());
+    let game = common::game_source(&krate);
+    assert_eq!(game.matches(", true) {").count(), 2, "{game}");
+    assert_eq!(game.matches(", false) {").count(), 2, "{game}");
+    common::assert_both_builds(&e, 3, &expected, ", false) {", "untracked tags");
+}

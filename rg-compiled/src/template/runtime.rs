@@ -935,23 +935,30 @@ impl Search {
     // ---- tags and risky branches ------------------------------------------
 
     /// Whether a tag must be pushed (`push_tag`, `pop_tag`): when
-    /// something reads the tags (collecting moves, a risky branch), or
-    /// when visited sets are per tag prefix instance.
+    /// something reads the tags (collecting moves, a risky branch), or,
+    /// for a `tracked` tag (one after which the walk may meet a visited
+    /// check before the next tag), when visited sets are per tag prefix
+    /// instance.
     #[inline(always)]
-    pub fn recording(&self) -> bool {
-        game::TRACK_PREFIX || self.c.record
+    pub fn recording(&self, tracked: bool) -> bool {
+        (game::TRACK_PREFIX && tracked) || self.c.record
     }
 
-    /// Emits a tag: nothing unless tags are recorded (`recording`); then
+    /// Emits a tag: nothing unless it is recorded (`recording`); then
     /// its value is kept only when something reads the tags, and a new tag
-    /// prefix instance opens when visited sets are per prefix. True (stop)
-    /// past the tag limit. Each call reads the flag afresh: a flag read
-    /// once and branched on around the walk below the tag let LLVM thread
-    /// it through chains of tags, doubling code at each (chess built in
-    /// 80 s instead of 10 s).
+    /// prefix instance opens when the tag is `tracked` and visited sets are
+    /// per prefix. True (stop) past the tag limit. Each call reads the
+    /// flag afresh: a flag read once and branched on around the walk below
+    /// the tag let LLVM thread it through chains of tags, doubling code at
+    /// each (chess built in 80 s instead of 10 s).
+    ///
+    /// An untracked tag leaves the walks after it in the prefix instance
+    /// before it. No walk meets a visited check before a tracked tag
+    /// opens a fresh instance, so no check can tell the two apart
+    /// (englishDraughts: only its capture chains are tracked).
     #[inline(always)]
-    pub fn push_tag(&mut self, tag: u32, node: u32) -> bool {
-        if !self.recording() {
+    pub fn push_tag(&mut self, tag: u32, node: u32, tracked: bool) -> bool {
+        if !self.recording(tracked) {
             return false;
         }
         self.c.tags += 1;
@@ -959,7 +966,7 @@ impl Search {
             self.fail_at("move search does not terminate: a move has too many tags", node);
             return true;
         }
-        if game::TRACK_PREFIX {
+        if game::TRACK_PREFIX && tracked {
             self.prefix.push(self.prefix_id);
             self.prefix_id = self.next_prefix_id;
             self.next_prefix_id += 1;
@@ -973,17 +980,17 @@ impl Search {
         false
     }
 
-    /// Undoes `push_tag`. A search that stopped inside a risky branch it
-    /// opened pops with `record` still set: only the values above where
-    /// recording began (the search's start when collecting, else the
-    /// branch's) were pushed.
+    /// Undoes `push_tag` (of a tag as `tracked`). A search that stopped
+    /// inside a risky branch it opened pops with `record` still set: only
+    /// the values above where recording began (the search's start when
+    /// collecting, else the branch's) were pushed.
     #[inline(always)]
-    pub fn pop_tag(&mut self) {
-        if !self.recording() {
+    pub fn pop_tag(&mut self, tracked: bool) {
+        if !self.recording(tracked) {
             return;
         }
         self.c.tags = self.c.tags.wrapping_sub(1);
-        if game::TRACK_PREFIX {
+        if game::TRACK_PREFIX && tracked {
             self.prefix_id = self.prefix.pop().unwrap_or(0);
         }
         if self.c.record {
@@ -1085,10 +1092,11 @@ impl Search {
 
     /// Whether the search only counts its moves, as they come (perft's
     /// last ply), with no tags recorded: a block of moves that complete at
-    /// once can be counted together (`complete_counted`).
+    /// once (through untracked tags) can be counted together
+    /// (`complete_counted`).
     #[inline(always)]
     pub fn counts_only(&self) -> bool {
-        self.c.fast && !self.recording()
+        self.c.fast && !self.recording(false)
     }
 
     /// Whether the search samples its moves as they come, outside risky
@@ -1100,7 +1108,7 @@ impl Search {
         self.c.mode == Mode::Sample
             && !self.c.risky
             && !self.c.stop_at_first
-            && !self.recording()
+            && !self.recording(false)
     }
 
     /// `n` moves completed at once in a counting search (`counts_only`).
