@@ -247,6 +247,13 @@ pub struct Generator<'a> {
     /// Per node, whether a tag edge into it opens a tag prefix instance
     /// (`tracked_tags`).
     tag_tracked: Vec<bool>,
+    /// Keeper walks perft runs in place (`keeper_walks`): per node,
+    /// whether a walk entering it as the keeper gets one, and whether
+    /// the node has a keeper-walk function (`k{node}`).
+    keeper_entry: Vec<bool>,
+    keeper_node: Vec<bool>,
+    /// Whether the function being generated is a keeper-walk function.
+    in_keeper_walk: bool,
 }
 
 impl<'a> Generator<'a> {
@@ -295,6 +302,9 @@ impl<'a> Generator<'a> {
                 .count()
                 <= FEW_TAGS,
             tag_tracked: Vec::new(),
+            keeper_entry: Vec::new(),
+            keeper_node: Vec::new(),
+            in_keeper_walk: false,
             needs_hash,
             small_move: numbered(&small_move),
             small: numbered(&small),
@@ -669,6 +679,7 @@ impl<'a> Generator<'a> {
             }
         }
         self.tag_tracked = tracked_tags(p, &self.move_visits);
+        (self.keeper_entry, self.keeper_node) = keeper_walks(p);
         let mut body = String::new();
         self.ctx = Context::Move;
         body.push_str("pub fn moves_from(s: &mut Search, node: u32) -> bool {\n    match node {\n");
@@ -701,6 +712,15 @@ impl<'a> Generator<'a> {
             let f = self.node_fn(node);
             module.push_str(&f);
         }
+        self.ctx = Context::Move;
+        self.in_keeper_walk = true;
+        for node in 0..n as u32 {
+            if self.keeper_node[node as usize] {
+                let f = self.node_fn(node);
+                modules[0].push_str(&f);
+            }
+        }
+        self.in_keeper_walk = false;
         let imports: Vec<String> = (0..parts).map(|k| format!("part{k}::*")).collect();
         let _ = writeln!(body, "use self::{{{}}};\n", imports.join(", "));
         for (k, code) in modules.iter().enumerate() {
@@ -817,6 +837,13 @@ impl<'a> Generator<'a> {
     /// `enter` in a move search, for a callee that restores what it writes.
     fn enter_move(&self, node: u32) -> String {
         let info = self.p.node_info[node as usize];
+        // Keeper walks have no visited checks (`keeper_walks`).
+        if self.in_keeper_walk {
+            return match info.can_finish_move && node != self.p.end {
+                true => format!("k{node}(s)"),
+                false => "false".into(),
+            };
+        }
         if !info.can_finish_move || node == self.p.end {
             "false".into()
         } else if info.visit_in_move && !self.move_visits[node as usize] {
@@ -1024,6 +1051,11 @@ impl<'a> Generator<'a> {
     /// The risk prologue of a move-search branch: opens deduplication
     /// below it unless its alternatives are proven distinct.
     fn risk_prologue(&mut self, node: u32) -> Option<String> {
+        // A keeper walk stops at its first completion: nothing to
+        // deduplicate.
+        if self.in_keeper_walk {
+            return None;
+        }
         match self.safety[node as usize].clone() {
             Safety::Always => None,
             Safety::Never => Some("let opened = s.open_risk();".into()),
@@ -1049,7 +1081,8 @@ impl<'a> Generator<'a> {
         }
         match ctx {
             Context::Move => {
-                let _ = writeln!(f, "pub(crate) fn m{node}(s: &mut Search) -> bool {{");
+                let name = if self.in_keeper_walk { 'k' } else { 'm' };
+                let _ = writeln!(f, "pub(crate) fn {name}{node}(s: &mut Search) -> bool {{");
             }
             Context::Reach => {
                 let _ = writeln!(
@@ -1158,10 +1191,16 @@ impl<'a> Generator<'a> {
                 Action::AssignPlayer(value) if ctx == Context::Move => {
                     let v = self.scalar(value, node);
                     let kept = self.kept_slots(node);
-                    let _ = writeln!(
-                        f,
-                        "        {tick}let pl: u32 = {v};\n        if s.complete({t}, pl, {kept}) {{ return true; }}"
-                    );
+                    let complete = if self.in_keeper_walk {
+                        format!("if s.keeper_complete({t}, pl) {{ return true; }}")
+                    } else if matches!(value, Scalar::Symbol(x) if *x == p.keeper)
+                        && self.keeper_entry[t as usize]
+                    {
+                        format!("if s.keeper_in_place() {{ let saved = s.enter_keeper(); k{t}(s); if s.leave_keeper(saved, {t}) {{ return true; }} }} else if s.complete({t}, pl, {kept}) {{ return true; }}")
+                    } else {
+                        format!("if s.complete({t}, pl, {kept}) {{ return true; }}")
+                    };
+                    let _ = writeln!(f, "        {tick}let pl: u32 = {v};\n        {complete}");
                     if info.disjoint {
                         let _ = writeln!(f, "        {done}");
                     }
@@ -1818,6 +1857,63 @@ fn tracked_tags(p: &Program, move_visits: &[bool]) -> Vec<bool> {
     tracked
 }
 
+/// Most edges of a keeper walk that perft runs in place: each node of one
+/// gets a second function (`k{node}`).
+const KEEPER_WALK_EDGES: usize = 512;
+
+/// Keeper walks perft runs in place, in the search of the move that
+/// leads to them (`Search::keeper_in_place`), rather than in a search
+/// of their own: a keeper's first walk needs no deduplication, and when
+/// its nodes (those a walk from the entry reaches before a completion)
+/// have no visited checks, neither the search's sets nor its tag prefix
+/// are read there. Returns, per node, whether a move completing to it
+/// as the keeper may run in place, and whether the node has a keeper-walk
+/// function (connect4: its keeper drops the piece and tests for four in
+/// a row; perft 24% faster).
+fn keeper_walks(p: &Program) -> (Vec<bool>, Vec<bool>) {
+    let n = p.nodes.len();
+    let mut entry = vec![false; n];
+    let mut node_of_walk = vec![false; n];
+    let entries: std::collections::BTreeSet<u32> = p
+        .edges
+        .iter()
+        .filter(|e| matches!(e.action, Action::AssignPlayer(Scalar::Symbol(x)) if x == p.keeper))
+        .map(|e| e.target)
+        .filter(|&t| t != p.end)
+        .collect();
+    // The walk being explored marks its nodes with its number.
+    let mut mark = vec![0usize; n];
+    for (k, start) in entries.into_iter().enumerate() {
+        mark[start as usize] = k + 1;
+        let mut seen = vec![start];
+        let mut work = vec![start];
+        let mut edges = 0;
+        let mut fits = true;
+        while let Some(node) = work.pop() {
+            edges += p.edges_of(node).len();
+            if p.node_info[node as usize].visit_in_move || edges > KEEPER_WALK_EDGES {
+                fits = false;
+                break;
+            }
+            for e in &p.edges[p.edges_of(node)] {
+                if !matches!(e.action, Action::AssignPlayer(_)) && mark[e.target as usize] != k + 1
+                {
+                    mark[e.target as usize] = k + 1;
+                    seen.push(e.target);
+                    work.push(e.target);
+                }
+            }
+        }
+        if fits {
+            entry[start as usize] = true;
+            for node in seen {
+                node_of_walk[node as usize] = true;
+            }
+        }
+    }
+    (entry, node_of_walk)
+}
+
 /// Move-search nodes whose functions may return with one scalar slot
 /// changed: their edges write no other slot (scalar assignments and
 /// any-assignments of it, which restore it per symbol anyway), no visited
@@ -1989,6 +2085,40 @@ mod tests {
         let visit = |node: usize| format!("s.v[{probe}], {node}))");
         assert!(!game.contains(&visit(s1)), "{game}");
         assert!(game.contains(&visit(s0)), "{game}");
+    }
+
+    /// A keeper walk runs in place when none of its nodes has a visited
+    /// check: a walk that steps right until it finds an empty cell has a
+    /// cycle, so its loop node keeps one and the walk gets no keeper-walk
+    /// functions; the player's walk before it gets none either.
+    #[test]
+    fn keeper_walks_with_visited_checks_keep_their_search() {
+        let walk = |steps: &str| {
+            format!(
+                "{}
+                var board: SquareOrNull -> Piece = {{ :e, null: null }};
+                var at: SquareOrNull = a;
+                begin, p: player = one;
+                p, q: at = Square(*);
+                q, k: player = keeper;
+                {steps}
+                k1, k2: board[at] == e;
+                k2, k3: board[at] = x;
+                k3, p: player = one;
+                p, end: player = keeper;",
+                crate::test_games::HEADER
+            )
+        };
+        let straight = program(&walk("k, k1: at = right[at];"));
+        let looping = program(&walk("k, k1: at = right[at];\n k1, k: board[at] == x;"));
+        for (p, in_place) in [(straight, true), (looping, false)] {
+            let (entry, nodes) = keeper_walks(&p);
+            let k = crate::test_games::node(&p, "k");
+            let q = crate::test_games::node(&p, "q");
+            assert_eq!(entry[k], in_place);
+            assert_eq!(nodes[k], in_place);
+            assert!(!entry[q] && !nodes[q]);
+        }
     }
 
     /// Loops over consecutive symbols are exclusive ranges (LLVM bounds

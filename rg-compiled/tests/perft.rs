@@ -3,6 +3,7 @@
 mod common;
 
 use rg_core::engine::EngineOptions;
+use rg_core::model::{perft, Budget, ForwardModel};
 
 fn team_rg(name: &str) -> String {
     std::fs::read_to_string(testkit::team_corpus().join("rg").join(name)).expect("corpus file")
@@ -1000,4 +1001,68 @@ fn tags_open_prefix_instances_only_where_a_visit_follows() {
     assert_eq!(game.matches(", true) {").count(), 2, "{game}");
     assert_eq!(game.matches(", false) {").count(), 2, "{game}");
     common::assert_both_builds(&e, 3, &expected, ", false) {", "untracked tags");
+}
+
+/// Perft runs a keeper's first walk in place, in the search of the move
+/// that leads to it, when the walk has no visited checks
+/// (`gen::keeper_walks`, `Search::keeper_in_place`). This keeper marks the
+/// cell right of the player's, or (a branch whose walks may end alike,
+/// so risky) the player's own when that one is taken; a tag, a check and
+/// a completion to the end are on its way. Without the second way the
+/// keeper is stuck once the cell on the right is taken: the reasoner
+/// reports it as the engine does.
+#[test]
+fn keeper_walks_run_in_place_agree() {
+    let source = "
+        type Player = { one };
+        type Score = { 0, 1 };
+        type Cell = { c0, c1, c2, c3 };
+        const right: Cell -> Cell = { :c0, c0: c1, c1: c2, c2: c3 };
+        var board: Cell -> Score = { :0 };
+        var at: Cell = c0;
+        begin, p: player = one;
+        p, q: at = Cell(*);
+        q, r: board[at] == 0;
+        r, s: $$ at;
+        s, k: player = keeper;
+        k, ka: at = right[at];
+        k, k1: ;
+        ka, k1: ;
+        k1, k2: board[at] == 0;
+        k2, k3: board[at] = 1;
+        k3, k4: $ marked;
+        k4, k5: ? cc -> cd;
+        k5, p: player = one;
+        k4, k6: ! cc -> cd;
+        k6, end: player = keeper;
+        cc, cd: board[c3] == 0;
+    ";
+    let first = EngineOptions {
+        first_keeper_walk: true,
+        ..EngineOptions::default()
+    };
+    let e = common::engine(source, first);
+    let expected = common::engine_perft(&e, 4);
+    assert_eq!(expected[1], 4, "{expected:?}");
+    let krate = rg_compiled::generate(e.program());
+    let game = common::game_source(&krate);
+    assert!(game.contains("s.keeper_in_place()"), "{game}");
+    for build in [rg_compiled::Build::Speed, rg_compiled::Build::Quick] {
+        let bin = common::binary_with(&e, build);
+        let compiled = common::compiled_perft(&bin, 4, &["--first-keeper-walk"]);
+        assert_eq!(compiled.as_deref(), Ok(&expected[..]), "{build:?}");
+    }
+
+    let stuck = source.replace("        k, k1: ;\n", "");
+    assert_ne!(stuck, source);
+    let e = common::engine(&stuck, first);
+    let initial = e.initial().expect("initial state");
+    let engine_error = (0..=3)
+        .find_map(|d| perft(&e, &initial, d, &mut Budget::unlimited()).err())
+        .expect("the engine finds the stuck keeper");
+    let bin = common::binary(&e);
+    let error = common::compiled_perft(&bin, 3, &["--first-keeper-walk"]).unwrap_err();
+    let message = "the keeper has no legal move in node k";
+    assert!(engine_error.to_string().contains(message), "{engine_error}");
+    assert!(error.contains(message), "{error}");
 }

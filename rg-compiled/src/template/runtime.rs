@@ -616,6 +616,16 @@ pub struct Search {
     /// search at level 0: its first walk then stops with the next state
     /// in `v`, not copied out and back.
     pub undo_on_stop: bool,
+    /// Whether the keeper walk run in place (`enter_keeper`) completed.
+    keeper_found: bool,
+}
+
+/// What a keeper walk run in place saves of the search that runs it.
+pub struct KeeperWalk {
+    steps: u64,
+    player: u32,
+    hash: (u128, bool),
+    found: bool,
 }
 
 impl Search {
@@ -651,6 +661,7 @@ impl Search {
             chosen_slots: None,
             walks: 0,
             undo_on_stop: true,
+            keeper_found: false,
         })
     }
 
@@ -1353,6 +1364,95 @@ impl Search {
         self.c.stop_at_first
     }
 
+    // ---- keeper walks in place -------------------------------------------------
+
+    /// Whether a move completing into a keeper walk that has keeper-walk
+    /// functions (`gen::keeper_walks`) runs that walk in place: in perft's
+    /// searches outside risky branches (where `complete` would count the
+    /// move and descend into a search of the keeper's), with the keeper's
+    /// first walk taken and the keeper hidden.
+    #[inline(always)]
+    pub fn keeper_in_place(&self) -> bool {
+        self.c.mode == Mode::Perft
+            && !self.c.risky
+            && self.options.first_keeper_walk
+            && !self.options.expose_keeper
+    }
+
+    /// Counts the move (as `complete`) and starts its keeper walk in
+    /// place, as a search of its own would start: the keeper on move, no
+    /// steps taken, the hash not yet computed. Returns what
+    /// `leave_keeper` restores.
+    #[inline(always)]
+    pub fn enter_keeper(&mut self) -> KeeperWalk {
+        if game::COUNTS_WALKS {
+            self.walks += 1;
+        }
+        self.count += 1;
+        let slot = game::PLAYER_SLOT as usize;
+        let saved = KeeperWalk {
+            steps: self.steps,
+            player: self.v[slot],
+            hash: (self.h, self.hv),
+            found: self.keeper_found,
+        };
+        self.steps = 0;
+        self.hv = false;
+        self.keeper_found = false;
+        self.v[slot] = game::KEEPER;
+        saved
+    }
+
+    /// Ends a keeper walk run in place from `node` (its writes undone);
+    /// true (stop) on a fault, or when the keeper had no walk.
+    #[inline(always)]
+    pub fn leave_keeper(&mut self, saved: KeeperWalk, node: u32) -> bool {
+        let found = self.keeper_found;
+        self.steps = saved.steps;
+        self.v[game::PLAYER_SLOT as usize] = saved.player;
+        (self.h, self.hv) = saved.hash;
+        self.keeper_found = saved.found;
+        if self.fault.is_some() {
+            return true;
+        }
+        if !found {
+            self.keeper_fault(0, node);
+            return true;
+        }
+        false
+    }
+
+    /// A keeper walk run in place completed (to `target`, `player` on
+    /// move): perft descends from it, as from a keeper search's first
+    /// walk; true, to stop the walk.
+    #[inline(never)]
+    pub fn keeper_complete(&mut self, target: u32, player: u32) -> bool {
+        if game::COUNTS_WALKS {
+            self.walks += 1;
+        }
+        self.descend_with(target, player, self.c.depth);
+        self.keeper_found = true;
+        true
+    }
+
+    /// The fault of a keeper with `count` moves (not one) in `node`.
+    #[cold]
+    fn keeper_fault(&mut self, count: u64, node: u32) {
+        let message = if count == 0 {
+            format!(
+                "game unexpectedly ended: the keeper has no legal move in node {}",
+                game::NODES[node as usize]
+            )
+        } else {
+            format!(
+                "keeper had {} moves in node {}; it must have exactly one",
+                count,
+                game::NODES[node as usize]
+            )
+        };
+        self.fail(Fault::Message(message));
+    }
+
     // ---- perft in place ------------------------------------------------------
 
     /// Perft below the move just completed (to `target`, `player` on
@@ -1418,19 +1518,7 @@ impl Search {
         match mode {
             Mode::Count => self.leaves += inner_count,
             Mode::KeeperPerft if inner_count != 1 => {
-                let message = if inner_count == 0 {
-                    format!(
-                        "game unexpectedly ended: the keeper has no legal move in node {}",
-                        game::NODES[node as usize]
-                    )
-                } else {
-                    format!(
-                        "keeper had {} moves in node {}; it must have exactly one",
-                        inner_count,
-                        game::NODES[node as usize]
-                    )
-                };
-                self.fail(Fault::Message(message));
+                self.keeper_fault(inner_count, node);
                 return true;
             }
             _ => {}
