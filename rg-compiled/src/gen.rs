@@ -1074,7 +1074,13 @@ impl<'a> Generator<'a> {
         let info = p.node_info[node as usize];
         let ctx = self.ctx;
         let mut f = String::new();
-        match self.inlining[self.ctx_index()][node as usize] {
+        // A keeper walk's entry is called from every move completing to
+        // it: inlined there, it multiplied breakthrough's build time.
+        let inlining = match self.in_keeper_walk && self.keeper_entry[node as usize] {
+            true => Inlining::Never,
+            false => self.inlining[self.ctx_index()][node as usize],
+        };
+        match inlining {
             Inlining::Free => {}
             Inlining::Always => f.push_str("#[inline(always)]\n"),
             Inlining::Never => f.push_str("#[inline(never)]\n"),
