@@ -689,6 +689,27 @@ impl<'a> Generator<'a> {
             }
         }
         body.push_str("        _ => false,\n    }\n}\n\n");
+        // The keeper walks run in place (`keeper_walks`), for playouts.
+        let walks: Vec<usize> = (0..n).filter(|&k| self.keeper_entry[k]).collect();
+        let _ = writeln!(
+            body,
+            "pub fn has_keeper_walk(node: u32) -> bool {{\n    matches!(node, {})\n}}\n",
+            match walks.is_empty() {
+                true => "u32::MAX".to_string(),
+                false => walks
+                    .iter()
+                    .map(|k| k.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+            }
+        );
+        body.push_str(
+            "pub fn keeper_walk(s: &mut Search, node: u32) -> bool {\n    match node {\n",
+        );
+        for k in &walks {
+            let _ = writeln!(body, "        {k} => k{k}(s),");
+        }
+        body.push_str("        _ => false,\n    }\n}\n\n");
         // The node functions of a large game go to several modules: rustc
         // gives each module its own codegen units, so it builds on all
         // cores (in one module, one unit took nearly all of the build).

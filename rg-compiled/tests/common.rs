@@ -49,9 +49,8 @@ pub fn compiled_perft(binary: &PathBuf, depth: u32, extra: &[&str]) -> Result<Ve
     Ok(counts)
 }
 
-/// Runs `playouts N SEED EXTRA...` on a built reasoner: its output line,
-/// and the goal sums it reports (one per player).
-pub fn playouts(binary: &PathBuf, n: u64, seed: u64, extra: &[&str]) -> (String, Vec<f64>) {
+/// Runs `playouts N SEED EXTRA...` on a built reasoner: its output.
+pub fn playouts_output(binary: &PathBuf, n: u64, seed: u64, extra: &[&str]) -> String {
     let output = Command::new(binary)
         .arg("playouts")
         .arg(n.to_string())
@@ -59,7 +58,13 @@ pub fn playouts(binary: &PathBuf, n: u64, seed: u64, extra: &[&str]) -> (String,
         .args(extra)
         .output()
         .expect("runs");
-    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Runs `playouts N SEED EXTRA...` on a built reasoner: its output line,
+/// and the goal sums it reports (one per player).
+pub fn playouts(binary: &PathBuf, n: u64, seed: u64, extra: &[&str]) -> (String, Vec<f64>) {
+    let text = playouts_output(binary, n, seed, extra);
     let sums = text
         .split("\"goal_sums\":[")
         .nth(1)

@@ -1010,7 +1010,8 @@ fn tags_open_prefix_instances_only_where_a_visit_follows() {
 /// so risky) the player's own when that one is taken; a tag, a check and
 /// a completion to the end are on its way. Without the second way the
 /// keeper is stuck once the cell on the right is taken: the reasoner
-/// reports it as the engine does.
+/// reports it as the engine does, in perft and in playouts (which apply
+/// the keeper's walk in place as well, `Search::apply_keeper_walk`).
 #[test]
 fn keeper_walks_run_in_place_agree() {
     let source = "
@@ -1065,4 +1066,7 @@ fn keeper_walks_run_in_place_agree() {
     let message = "the keeper has no legal move in node k";
     assert!(engine_error.to_string().contains(message), "{engine_error}");
     assert!(error.contains(message), "{error}");
+    // Playouts apply the keeper's walk in place too: some get stuck.
+    let output = common::playouts_output(&bin, 50, 1, &["--first-keeper-walk"]);
+    assert!(output.contains(message), "{output}");
 }

@@ -1424,15 +1424,41 @@ impl Search {
 
     /// A keeper walk run in place completed (to `target`, `player` on
     /// move): perft descends from it, as from a keeper search's first
-    /// walk; true, to stop the walk.
+    /// walk; a playout (`apply_keeper_walk`) keeps the state it leads to
+    /// in place. True, to stop the walk.
     #[inline(never)]
     pub fn keeper_complete(&mut self, target: u32, player: u32) -> bool {
         if game::COUNTS_WALKS {
             self.walks += 1;
         }
-        self.descend_with(target, player, self.c.depth);
+        if self.c.mode == Mode::Perft {
+            self.descend_with(target, player, self.c.depth);
+        } else {
+            self.chosen_node = target;
+            self.v[game::PLAYER_SLOT as usize] = player;
+        }
         self.keeper_found = true;
         true
+    }
+
+    /// Applies the keeper's first walk from `node` in place, as the
+    /// search `apply_keeper` would otherwise set up for it, when the walk
+    /// has keeper-walk functions: the node the walk leads to.
+    fn apply_keeper_walk(&mut self, node: u32) -> R<u32> {
+        self.c = Ctx::new(Mode::First, 0, 0, self.tags.len(), true);
+        self.fresh_counts();
+        self.hv = false;
+        self.keeper_found = false;
+        self.undo_on_stop = false;
+        game::keeper_walk(self, node);
+        self.undo_on_stop = true;
+        if self.fault.is_none() && !self.keeper_found {
+            self.keeper_fault(0, node);
+        }
+        match self.fault.take() {
+            Some(f) => Err(f),
+            None => Ok(self.chosen_node),
+        }
     }
 
     /// The fault of a keeper with `count` moves (not one) in `node`.
@@ -1994,6 +2020,10 @@ impl Search {
         for _ in 0..MAX_KEEPER_CHAIN {
             if *node == game::END || self.v[game::PLAYER_SLOT as usize] != game::KEEPER {
                 return Ok(());
+            }
+            if self.options.first_keeper_walk && game::has_keeper_walk(*node) {
+                *node = self.apply_keeper_walk(*node)?;
+                continue;
             }
             self.restart(Mode::First);
             self.undo_on_stop = false;
