@@ -698,7 +698,7 @@ impl<'a> Generator<'a> {
                 true => "u32::MAX".to_string(),
                 false => walks
                     .iter()
-                    .map(|k| k.to_string())
+                    .map(ToString::to_string)
                     .collect::<Vec<_>>()
                     .join(" | "),
             }
