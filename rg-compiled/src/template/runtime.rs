@@ -616,17 +616,12 @@ pub struct Search {
     /// search at level 0: its first walk then stops with the next state
     /// in `v`, not copied out and back.
     pub undo_on_stop: bool,
-    /// Whether the keeper walk run in place (`enter_keeper`) completed.
+    /// Whether the keeper walk run in place (`keeper_walk_in_place`,
+    /// `apply_keeper_walk`) completed.
     keeper_found: bool,
 }
 
-/// What a keeper walk run in place saves of the search that runs it.
-pub struct KeeperWalk {
-    steps: u64,
-    player: u32,
-    hash: (u128, bool),
-    found: bool,
-}
+
 
 impl Search {
     pub fn new(options: Options) -> Box<Search> {
@@ -1098,7 +1093,32 @@ impl Search {
             }
             return self.c.stop_at_first;
         }
+        // Perft descending into a keeper walk run in place (as
+        // `complete_slow` would, through `descend`), straight from the
+        // completion: the test folds away where the player or the target
+        // cannot be such a walk's.
+        if player == game::KEEPER && game::has_keeper_walk(target) && self.keeper_in_place() {
+            self.count += 1;
+            let slot = game::PLAYER_SLOT as usize;
+            let old = self.v[slot];
+            self.v[slot] = player;
+            let halt = self.keeper_walk_in_place(target);
+            self.v[slot] = old;
+            return halt;
+        }
         self.complete_slow(target, player, kept)
+    }
+
+    /// Whether a completion of this search descends into a keeper walk
+    /// run in place without `complete_slow`: in perft's searches outside
+    /// risky branches (nothing to deduplicate), where the keeper's first
+    /// walk is taken and the keeper is hidden.
+    #[inline(always)]
+    fn keeper_in_place(&self) -> bool {
+        self.c.mode == Mode::Perft
+            && !self.c.risky
+            && self.options.first_keeper_walk
+            && !self.options.expose_keeper
     }
 
     /// Whether the search only counts its moves, as they come (perft's
@@ -1366,52 +1386,20 @@ impl Search {
 
     // ---- keeper walks in place -------------------------------------------------
 
-    /// Whether a move completing into a keeper walk that has keeper-walk
-    /// functions (`gen::keeper_walks`) runs that walk in place: in perft's
-    /// searches outside risky branches (where `complete` would count the
-    /// move and descend into a search of the keeper's), with the keeper's
-    /// first walk taken and the keeper hidden.
-    #[inline(always)]
-    pub fn keeper_in_place(&self) -> bool {
-        self.c.mode == Mode::Perft
-            && !self.c.risky
-            && self.options.first_keeper_walk
-            && !self.options.expose_keeper
-    }
-
-    /// Counts the move (as `complete`) and starts its keeper walk in
-    /// place, as a search of its own would start: the keeper on move, no
-    /// steps taken, the hash not yet computed. Returns what
-    /// `leave_keeper` restores.
-    #[inline(always)]
-    pub fn enter_keeper(&mut self) -> KeeperWalk {
-        if game::COUNTS_WALKS {
-            self.walks += 1;
-        }
-        self.count += 1;
-        let slot = game::PLAYER_SLOT as usize;
-        let saved = KeeperWalk {
-            steps: self.steps,
-            player: self.v[slot],
-            hash: (self.h, self.hv),
-            found: self.keeper_found,
-        };
+    /// Perft below a keeper's move in `node` whose first walk has
+    /// keeper-walk functions (`gen::keeper_walks`): the walk runs in place,
+    /// in the search that completed the move, not in a search of its own
+    /// (`nested`), which would start the same way: no steps taken, the
+    /// hash not yet computed. True (stop) on a fault, or when the keeper
+    /// had no walk.
+    fn keeper_walk_in_place(&mut self, node: u32) -> bool {
+        let saved = (self.steps, self.h, self.hv, self.keeper_found);
         self.steps = 0;
         self.hv = false;
         self.keeper_found = false;
-        self.v[slot] = game::KEEPER;
-        saved
-    }
-
-    /// Ends a keeper walk run in place from `node` (its writes undone);
-    /// true (stop) on a fault, or when the keeper had no walk.
-    #[inline(always)]
-    pub fn leave_keeper(&mut self, saved: KeeperWalk, node: u32) -> bool {
+        game::keeper_walk(self, node);
         let found = self.keeper_found;
-        self.steps = saved.steps;
-        self.v[game::PLAYER_SLOT as usize] = saved.player;
-        (self.h, self.hv) = saved.hash;
-        self.keeper_found = saved.found;
+        (self.steps, self.h, self.hv, self.keeper_found) = saved;
         if self.fault.is_some() {
             return true;
         }
@@ -1423,19 +1411,19 @@ impl Search {
     }
 
     /// A keeper walk run in place completed (to `target`, `player` on
-    /// move): perft descends from it, as from a keeper search's first
-    /// walk; a playout (`apply_keeper_walk`) keeps the state it leads to
-    /// in place. True, to stop the walk.
+    /// move): a playout (`apply_keeper_walk`) keeps the state it leads to
+    /// in place; perft descends from it, as from a keeper search's first
+    /// walk. True, to stop the walk.
     #[inline(never)]
     pub fn keeper_complete(&mut self, target: u32, player: u32) -> bool {
         if game::COUNTS_WALKS {
             self.walks += 1;
         }
-        if self.c.mode == Mode::Perft {
-            self.descend_with(target, player, self.c.depth);
-        } else {
+        if self.c.mode == Mode::First {
             self.chosen_node = target;
             self.v[game::PLAYER_SLOT as usize] = player;
+        } else {
+            self.descend_with(target, player, self.c.depth);
         }
         self.keeper_found = true;
         true
@@ -1506,6 +1494,9 @@ impl Search {
         }
         match player_of(&self.v) {
             Player::Keeper if !self.options.expose_keeper => {
+                if self.options.first_keeper_walk && game::has_keeper_walk(node) {
+                    return self.keeper_walk_in_place(node);
+                }
                 self.nested(node, Mode::KeeperPerft, depth)
             }
             Player::Keeper => self.nested(node, Mode::Perft, depth),
