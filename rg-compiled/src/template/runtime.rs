@@ -668,7 +668,9 @@ impl Search {
         self.chosen_key = None;
     }
 
-    /// Starts a search of level `level` (its sets cleared).
+    /// Starts a search of level `level` (its sets cleared). Inline, as
+    /// `nested`: called, they were a tenth of connect4's perft.
+    #[inline(always)]
     fn enter_level(&mut self, mode: Mode, depth: u32, level: usize) {
         let stop_at_first = self.options.first_keeper_walk
             && self.v[game::PLAYER_SLOT as usize] == game::KEEPER;
@@ -1507,6 +1509,7 @@ impl Search {
 
     /// Runs a search nested in the current one (from one of its
     /// completions), on the same values; true (stop) on a fault.
+    #[inline(always)]
     fn nested(&mut self, node: u32, mode: Mode, depth: u32) -> bool {
         let outer = self.c;
         let (count, steps, chosen_key) = (self.count, self.steps, self.chosen_key);
