@@ -1070,3 +1070,54 @@ fn keeper_walks_run_in_place_agree() {
     let output = common::playouts_output(&bin, 50, 1, &["--first-keeper-walk"]);
     assert!(output.contains(message), "{output}");
 }
+
+/// Placement moves over two blocks of the board's mask (squares 1–64 and
+/// 65–70): a sampling search draws once per block
+/// (`Search::sample_block`), and keeps a square of the second block with
+/// probability 5/12, after the 7 moves of the first. Over 20,000 playouts
+/// the mean score of the square taken is that of a uniform choice among
+/// the 12 empty squares (scores 0 to 11: a second block always taken
+/// would give 9, never taken 3).
+#[test]
+fn blocks_of_placements_are_sampled_uniformly() {
+    let squares: Vec<String> = (1..=70).map(|k| format!("q{k}")).collect();
+    let empty = [2, 3, 4, 5, 6, 7, 8, 66, 67, 68, 69, 70];
+    let scores: Vec<String> = empty
+        .iter()
+        .enumerate()
+        .map(|(score, k)| format!("q{k}: {score}"))
+        .collect();
+    let empties: Vec<String> = empty.iter().map(|k| format!("q{k}: e")).collect();
+    let source = format!(
+        "
+        type Player = {{ one }};
+        type Score = {{ 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 99 }};
+        type Piece = {{ e, x }};
+        type Sq = {{ {} }};
+        const score: Sq -> Score = {{ :99, {} }};
+        var board: Sq -> Piece = {{ :x, {} }};
+        var sq: Sq = q1;
+        begin, p: player = one;
+        p, n1: sq = Sq(*);
+        n1, n2: board[sq] == e;
+        n2, n3: $$ sq;
+        n3, k: player = keeper;
+        k, k1: board[sq] = x;
+        k1, k2: goals[one] = score[sq];
+        k2, end: player = keeper;
+        ",
+        squares.join(", "),
+        scores.join(", "),
+        empties.join(", ")
+    );
+    let e = common::engine(&source, EngineOptions::default());
+    let expected = common::engine_perft(&e, 2);
+    assert_eq!(expected, [1, 12, 0]);
+    common::assert_both_builds(&e, 2, &expected, "s.sample_block(", "placements in bulk");
+    let n: f64 = 20_000.0;
+    let (text, sums) = common::playouts(&common::binary(&e), 20_000, 7, &[]);
+    assert!(text.contains("\"branching\":240000,"), "{text}");
+    // Standard deviation of the mean: √(143/12)/√n.
+    let sd = (143.0f64 / 12.0).sqrt() / n.sqrt();
+    assert!((sums[0] / n - 5.5).abs() < 6.0 * sd, "{text}");
+}
