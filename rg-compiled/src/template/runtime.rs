@@ -708,9 +708,13 @@ impl Search {
     fn clear_search(&mut self) {
         self.hv = false;
         self.tags.clear();
-        self.prefix.clear();
-        self.fresh_prefix();
-        self.vis.clear();
+        if game::TRACK_PREFIX {
+            self.prefix.clear();
+            self.fresh_prefix();
+        }
+        if game::VISIBILITY_CHANGES {
+            self.vis.clear();
+        }
         self.fault = None;
     }
 
@@ -2007,7 +2011,7 @@ impl Search {
             if made >= max_moves {
                 return Err(Fault::Message("the playout did not end".into()));
             }
-            let keeper = player_of(&self.v) == Player::Keeper;
+            let keeper = self.v[game::PLAYER_SLOT as usize] == game::KEEPER;
             self.restart(Mode::Sample);
             self.run(*node)?;
             let found = self.found();
