@@ -1007,8 +1007,10 @@ fn tags_open_prefix_instances_only_where_a_visit_follows() {
 /// that leads to it, when the walk has no visited checks
 /// (`gen::keeper_walks`, `Search::keeper_walk_in_place`). This keeper marks the
 /// cell right of the player's, or (a branch whose walks may end alike,
-/// so risky) the player's own when that one is taken; a tag, a check and
-/// a completion to the end are on its way. Without the second way the
+/// so risky) the player's own when that one is taken; the two ways join
+/// before a long way on (where the engine keeps a visited check, which a
+/// first walk only counts as a step); a tag, a check and a completion to
+/// the end are on its way. Without the second way the
 /// keeper is stuck once the cell on the right is taken: the reasoner
 /// reports it as the engine does, in perft and in playouts (which apply
 /// the keeper's walk in place as well, `Search::apply_keeper_walk`).
@@ -1029,8 +1031,9 @@ fn keeper_walks_run_in_place_agree() {
         k, ka: at = right[at];
         k, k1: ;
         ka, k1: ;
-        k1, k2: board[at] == 0;
-        k2, k3: board[at] = 1;
+        k1, t0: board[at] == 0;
+        CHAIN
+        t25, k3: board[at] = 1;
         k3, k4: $ marked;
         k4, k5: ? cc -> cd;
         k5, p: player = one;
@@ -1038,6 +1041,9 @@ fn keeper_walks_run_in_place_agree() {
         k6, end: player = keeper;
         cc, cd: board[c3] == 0;
     ";
+    // A long way after the join: the engine keeps a visited check there.
+    let chain: Vec<String> = (0..25).map(|k| format!("t{k}, t{}: ;", k + 1)).collect();
+    let source = &source.replace("CHAIN", &chain.join("\n        "))[..];
     let first = EngineOptions {
         first_keeper_walk: true,
         ..EngineOptions::default()
@@ -1045,9 +1051,21 @@ fn keeper_walks_run_in_place_agree() {
     let e = common::engine(source, first);
     let expected = common::engine_perft(&e, 4);
     assert_eq!(expected[1], 4, "{expected:?}");
-    let krate = rg_compiled::generate(e.program());
+    let program = e.program();
+    let k1 = program.nodes.iter().position(|n| n == "k1").expect("k1");
+    assert!(
+        program.node_info[k1].visit_in_move,
+        "the join keeps a check"
+    );
+    let krate = rg_compiled::generate(program);
     let game = common::game_source(&krate);
-    assert!(game.contains("matches!(node, "), "{game}");
+    let k = program.nodes.iter().position(|n| n == "k").expect("k");
+    assert!(game.contains(&format!("{k} => k{k}(s),")), "{game}");
+    // In the keeper walk the join's check only counts its step.
+    assert!(
+        game.contains(&format!("(!s.tick(1, {k1}) && k{k1}(s))")),
+        "{game}"
+    );
     for build in [rg_compiled::Build::Speed, rg_compiled::Build::Quick] {
         let bin = common::binary_with(&e, build);
         let compiled = common::compiled_perft(&bin, 4, &["--first-keeper-walk"]);
