@@ -706,9 +706,13 @@ impl<'a> Generator<'a> {
         body.push_str(
             "pub fn keeper_walk(s: &mut Search, node: u32) -> bool {\n    match node {\n",
         );
-        for k in &walks {
-            let _ = writeln!(body, "        {k} => k{k}(s),");
+        // As `moves_from`: a walk that may leave a slot changed is undone
+        // unless it stopped with its state in place.
+        self.in_keeper_walk = true;
+        for &k in &walks {
+            let _ = writeln!(body, "        {k} => {},", self.enter(k as u32));
         }
+        self.in_keeper_walk = false;
         body.push_str("        _ => false,\n    }\n}\n\n");
         // The node functions of a large game go to several modules: rustc
         // gives each module its own codegen units, so it builds on all
