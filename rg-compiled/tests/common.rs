@@ -82,9 +82,17 @@ pub fn assert_both_builds(engine: &Engine, depth: u32, expected: &[u64], marker:
     for build in [rg_compiled::Build::Speed, rg_compiled::Build::Quick] {
         let krate = rg_compiled::generate_with(engine.program(), build);
         assert!(game_source(&krate).contains(marker), "{build:?}: {what}");
+    }
+    assert_builds_count(engine, depth, expected, &[]);
+}
+
+/// In both build trade-offs, compiled perft to `depth` with the reasoner's
+/// options `extra` is `expected`.
+pub fn assert_builds_count(engine: &Engine, depth: u32, expected: &[u64], extra: &[&str]) {
+    for build in [rg_compiled::Build::Speed, rg_compiled::Build::Quick] {
         let bin = binary_with(engine, build);
-        let compiled = compiled_perft(&bin, depth, &[]).expect("compiled perft");
-        assert_eq!(compiled, expected, "{build:?}");
+        let compiled = compiled_perft(&bin, depth, extra);
+        assert_eq!(compiled.as_deref(), Ok(expected), "{build:?}");
     }
 }
 

@@ -1071,11 +1071,7 @@ fn keeper_walks_run_in_place_agree() {
         game.contains(&format!("(!s.tick(1, {k1}) && k{k1}(s))")),
         "{game}"
     );
-    for build in [rg_compiled::Build::Speed, rg_compiled::Build::Quick] {
-        let bin = common::binary_with(&e, build);
-        let compiled = common::compiled_perft(&bin, 4, &["--first-keeper-walk"]);
-        assert_eq!(compiled.as_deref(), Ok(&expected[..]), "{build:?}");
-    }
+    common::assert_builds_count(&e, 4, &expected, &["--first-keeper-walk"]);
 
     let stuck = source.replace("        k, k1: ;\n", "");
     assert_ne!(stuck, source);
@@ -1186,9 +1182,5 @@ fn keeper_walks_in_place_put_back_the_slot_they_leave_changed() {
         .find(|l| l.contains(" => { let y0 = s.v[") && l.contains("= k"))
         .unwrap_or_else(|| panic!("a keeper walk undone at its entry: {game}"));
     assert!(at.contains("if !h || s.undo_on_stop"), "{at}");
-    for build in [rg_compiled::Build::Speed, rg_compiled::Build::Quick] {
-        let bin = common::binary_with(&e, build);
-        let compiled = common::compiled_perft(&bin, 3, &["--first-keeper-walk"]);
-        assert_eq!(compiled.as_deref(), Ok(&expected[..]), "{build:?}");
-    }
+    common::assert_builds_count(&e, 3, &expected, &["--first-keeper-walk"]);
 }
