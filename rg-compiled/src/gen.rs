@@ -247,9 +247,9 @@ pub struct Generator<'a> {
     /// Per node, whether a tag edge into it opens a tag prefix instance
     /// (`tracked_tags`).
     tag_tracked: Vec<bool>,
-    /// Keeper walks perft runs in place (`keeper_walks`): per node,
-    /// whether a walk entering it as the keeper gets one, and whether
-    /// the node has a keeper-walk function (`k{node}`).
+    /// Keeper walks run in place (`keeper_walks`): per node, whether the
+    /// keeper's walk from it runs in place, and whether the node has a
+    /// keeper-walk function (`k{node}`).
     keeper_entry: Vec<bool>,
     keeper_node: Vec<bool>,
     /// Whether the function being generated is a keeper-walk function.
@@ -325,10 +325,7 @@ impl<'a> Generator<'a> {
     }
 
     fn ctx_index(&self) -> usize {
-        match self.ctx {
-            Context::Move => 0,
-            Context::Reach => 1,
-        }
+        self.ctx.index()
     }
 
     /// Every node function, in depth-first order of calls from the move
@@ -360,10 +357,7 @@ impl<'a> Generator<'a> {
             roots.extend((0..n as u32).map(|node| (ctx, node)));
         }
         for (ctx, root) in roots {
-            let k = match ctx {
-                Context::Move => 0,
-                Context::Reach => 1,
-            };
+            let k = ctx.index();
             self.ctx = ctx;
             let mut stack = vec![root];
             while let Some(node) = stack.pop() {
@@ -812,11 +806,7 @@ impl<'a> Generator<'a> {
     /// visited check is never made (chess's attack rays: every square is
     /// on no cycle of the ray's map).
     fn guard_always_skips(&self, ctx: Context, node: u32) -> bool {
-        let k = match ctx {
-            Context::Move => 0,
-            Context::Reach => 1,
-        };
-        self.guards.at[k][node as usize].is_some_and(|(_, set)| {
+        self.guards.at[ctx.index()][node as usize].is_some_and(|(_, set)| {
             (0..self.p.symbols.len() as u32).all(|x| in_bitset(&self.guards.sets[set], x))
         })
     }
@@ -824,11 +814,7 @@ impl<'a> Generator<'a> {
     /// The start of a visited check's condition at `node`: a guarded
     /// check is skipped when the guard's variable holds a safe value.
     fn guard_test(&self, ctx: Context, node: u32) -> String {
-        let k = match ctx {
-            Context::Move => 0,
-            Context::Reach => 1,
-        };
-        match self.guards.at[k][node as usize] {
+        match self.guards.at[ctx.index()][node as usize] {
             Some((slot, set)) => format!(
                 "{{ let x = s.v[{slot}]; GUARD{set}.get((x >> 6) as usize).is_some_and(|w| (w >> (x & 63)) & 1 != 0) }} || "
             ),
@@ -898,8 +884,8 @@ impl<'a> Generator<'a> {
                 // arrivals with the same state and tags cannot both
                 // complete a move, so only the step is counted.
                 format!(
-                            "((if s.dedups() {{ {skip}{visit} }} else {{ !s.tick(1, {node}) }}) && m{node}(s))"
-                        )
+                    "((if s.dedups() {{ {skip}{visit} }} else {{ !s.tick(1, {node}) }}) && m{node}(s))"
+                )
             }
         } else {
             format!("m{node}(s)")
@@ -1055,11 +1041,7 @@ impl<'a> Generator<'a> {
 
     /// Whether writes into `node` must keep the state hash current.
     fn hashed(&self, node: u32) -> bool {
-        let k = match self.ctx {
-            Context::Move => 0,
-            Context::Reach => 1,
-        };
-        self.needs_hash[k][node as usize]
+        self.needs_hash[self.ctx_index()][node as usize]
     }
 
     /// Code writing `v` (an expression) at offset expression `o`, entering
@@ -1901,6 +1883,7 @@ const KEEPER_WALK_EDGES: usize = 512;
 /// completion) is on a cycle with a visited check made, neither the
 /// search's sets nor its tag prefix are read there (reversi's flips
 /// branch and join at every direction).
+///
 /// Returns, per node, whether the keeper's walk from it runs in place
 /// (`game::keeper_walk`), and whether the node has a keeper-walk function
 /// (connect4: its keeper drops the piece and tests for four in a row;

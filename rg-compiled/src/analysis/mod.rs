@@ -25,6 +25,16 @@ pub enum Context {
     Reach,
 }
 
+impl Context {
+    /// The index of per-kind tables (`[move, reach]`).
+    pub fn index(self) -> usize {
+        match self {
+            Context::Move => 0,
+            Context::Reach => 1,
+        }
+    }
+}
+
 /// Nodes a reachability search can visit: graph-reachable from the source
 /// of some check.
 pub fn reach_nodes(p: &Program) -> Vec<bool> {

@@ -621,8 +621,6 @@ pub struct Search {
     keeper_found: bool,
 }
 
-
-
 impl Search {
     pub fn new(options: Options) -> Box<Search> {
         Box::new(Search {
@@ -1426,20 +1424,22 @@ impl Search {
     /// had no walk.
     fn keeper_walk_in_place(&mut self, node: u32) -> bool {
         let saved = (self.steps, self.h, self.hv, self.keeper_found);
+        self.run_keeper_walk(node);
+        (self.steps, self.h, self.hv, self.keeper_found) = saved;
+        self.fault.is_some()
+    }
+
+    /// Runs the keeper's walk from `node` in place, started as a search of
+    /// its own would be (no steps taken, the hash not yet computed); a
+    /// keeper without a walk is a fault.
+    fn run_keeper_walk(&mut self, node: u32) {
         self.steps = 0;
         self.hv = false;
         self.keeper_found = false;
         game::keeper_walk(self, node);
-        let found = self.keeper_found;
-        (self.steps, self.h, self.hv, self.keeper_found) = saved;
-        if self.fault.is_some() {
-            return true;
-        }
-        if !found {
+        if self.fault.is_none() && !self.keeper_found {
             self.keeper_fault(0, node);
-            return true;
         }
-        false
     }
 
     /// A keeper walk run in place completed (to `target`, `player` on
@@ -1467,14 +1467,9 @@ impl Search {
     fn apply_keeper_walk(&mut self, node: u32) -> R<u32> {
         self.c = Ctx::new(Mode::First, 0, 0, self.tags.len(), true);
         self.fresh_counts();
-        self.hv = false;
-        self.keeper_found = false;
         self.undo_on_stop = false;
-        game::keeper_walk(self, node);
+        self.run_keeper_walk(node);
         self.undo_on_stop = true;
-        if self.fault.is_none() && !self.keeper_found {
-            self.keeper_fault(0, node);
-        }
         match self.fault.take() {
             Some(f) => Err(f),
             None => Ok(self.chosen_node),
