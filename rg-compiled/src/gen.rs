@@ -241,6 +241,9 @@ pub struct Generator<'a> {
     /// Move-search nodes whose visited check can ever be made
     /// (`move_visits`).
     move_visits: Vec<bool>,
+    /// Per node, whether a reachability check's visited check can ever be
+    /// made there (`reach_visits`).
+    reach_visits: Vec<bool>,
     /// Whether the game has at most `FEW_TAGS` tag edges (see the tag
     /// edges in `node_fn`).
     few_tags: bool,
@@ -275,12 +278,18 @@ impl<'a> Generator<'a> {
         if small_move.iter().flatten().count() * p.symbols.len() > 1 << 22 {
             small_move = vec![None; p.nodes.len()];
         }
+        let reach_visits = reach_visits(p, &guards, &invariants);
         let mut small = small_visits(p);
+        for (k, made) in small.iter_mut().zip(&reach_visits) {
+            if !made {
+                *k = None;
+            }
+        }
         // The stamp tables have a row of all symbols per node.
         if small.iter().flatten().count() * p.symbols.len() > 1 << 24 {
             small = vec![None; p.nodes.len()];
         }
-        let needs_hash = needs_hash(p, &small, &small_move);
+        let needs_hash = needs_hash(p, &reach_visits, &small, &small_move);
         let fused = fused_checks(p);
         let move_clobber = move_clobbers(p, &needs_hash[0], &fused, &scalar_slots);
         Generator {
@@ -295,6 +304,7 @@ impl<'a> Generator<'a> {
             clobbering: None,
             tail: false,
             move_visits,
+            reach_visits,
             few_tags: p
                 .edges
                 .iter()
@@ -802,15 +812,6 @@ impl<'a> Generator<'a> {
         out
     }
 
-    /// Whether the visit guard at `node` holds for every symbol: the
-    /// visited check is never made (chess's attack rays: every square is
-    /// on no cycle of the ray's map).
-    fn guard_always_skips(&self, ctx: Context, node: u32) -> bool {
-        self.guards.at[ctx.index()][node as usize].is_some_and(|(_, set)| {
-            (0..self.p.symbols.len() as u32).all(|x| in_bitset(&self.guards.sets[set], x))
-        })
-    }
-
     /// The start of a visited check's condition at `node`: a guarded
     /// check is skipped when the guard's variable holds a safe value.
     fn guard_test(&self, ctx: Context, node: u32) -> String {
@@ -904,7 +905,7 @@ impl<'a> Generator<'a> {
         } else {
             format!("r{node}(s, {to}, d)")
         };
-        let search = if self.guard_always_skips(Context::Reach, node) {
+        let search = if !self.reach_visits[node as usize] {
             call
         } else if let Some((slot, k)) = self.small[node as usize] {
             let skip = self.guard_test(Context::Reach, node);
@@ -974,9 +975,10 @@ impl<'a> Generator<'a> {
             if std::mem::replace(&mut seen[node as usize], true) {
                 continue;
             }
-            if self.small[node as usize].is_some() {
+            if !self.reach_visits[node as usize] {
+            } else if self.small[node as usize].is_some() {
                 small = true;
-            } else if p.node_info[node as usize].visit_in_reach {
+            } else {
                 hashed = true;
             }
             stack.extend(p.edges[p.edges_of(node)].iter().map(|e| e.target));
@@ -1838,6 +1840,34 @@ fn move_visits(
         .collect()
 }
 
+/// Reachability-check nodes whose visited check can ever be made: it has
+/// one, and its visit guard does not skip it for every value the guard's
+/// variable may hold there in a check (`Invariants::possible_in_check`:
+/// chess's attack rays and reversi's `({w} up left)*` step only from
+/// squares, never from the off-board square the guard lets through).
+/// Where a check makes no visit, its sets are not cleared either.
+fn reach_visits(
+    p: &Program,
+    guards: &Guards,
+    invariants: &crate::invariants::Invariants,
+) -> Vec<bool> {
+    (0..p.nodes.len() as u32)
+        .map(|node| {
+            if !p.node_info[node as usize].visit_in_reach {
+                return false;
+            }
+            let Some((slot, set)) = guards.at[Context::Reach.index()][node as usize] else {
+                return true;
+            };
+            let safe = &guards.sets[set];
+            let values = invariants
+                .possible_in_check(node, slot)
+                .unwrap_or_else(|| (0..p.symbols.len() as u32).collect());
+            !values.iter().all(|&x| in_bitset(safe, x))
+        })
+        .collect()
+}
+
 /// Per node, whether a tag edge into it is tracked: a walk from it may
 /// meet a move-search visited check (`move_visits`) before it passes
 /// another tag or completes the move. Only a tracked tag opens a tag
@@ -2097,8 +2127,8 @@ mod tests {
         let s1 = crate::test_games::node(&p, "s1");
         let s0 = crate::test_games::node(&p, "s0");
         let generator = Generator::new(&p, Build::Speed);
-        assert!(generator.guard_always_skips(Context::Reach, s1 as u32));
-        assert!(!generator.guard_always_skips(Context::Reach, s0 as u32));
+        assert!(!generator.reach_visits[s1]);
+        assert!(generator.reach_visits[s0]);
         let game = generator.game();
         let probe = crate::test_games::slot(&p, "probe");
         let visit = |node: usize| format!("s.v[{probe}], {node}))");

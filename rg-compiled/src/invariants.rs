@@ -8,10 +8,12 @@
 //! constant; compute, flow-sensitively over the move searches (the edges
 //! a search follows, across moves; checks change nothing outside
 //! themselves), the symbols each scalar variable may hold at each node,
+//! and the same in the checks, each entered with anything (a check reads
+//! what it writes itself),
 //! refining a variable through the tests it alone decides (`board[coord]
 //! == e` keeps only the squares whose board entry may be `e`, and a slot
 //! of `C` may only hold its initial value); every map entry some write
-//! may reach leaves `C`. Repeat until no write reaches `C`: then, by
+//! (of a move or a check) may reach leaves `C`. Repeat until no write reaches `C`: then, by
 //! induction over the plays, no slot of `C` ever changes.
 
 use rg_core::engine::program::{
@@ -310,24 +312,67 @@ impl Analysis<'_> {
             })
     }
 
-    /// One data-flow pass under the current `constant`; returns the slots
-    /// written and each node's environment, or `None` when the budget ran
-    /// out.
+    /// One data-flow pass over the move searches under the current
+    /// `constant`; returns the slots written and each node's environment,
+    /// or `None` when the budget ran out.
     fn pass(&mut self) -> Option<(Vec<bool>, Vec<Option<Env>>)> {
         let p = self.p;
-        let nodes = p.nodes.len();
-        let tracked_count = self.tracked.iter().flatten().count();
-        let mut state: Vec<Option<Env>> = vec![None; nodes];
         let initial: Env = self
             .tracked
             .iter()
             .enumerate()
             .filter_map(|(slot, t)| t.map(|_| Symbols::one(self.n, p.initial[slot])))
             .collect();
-        state[p.begin as usize] = Some(initial);
-        let mut work = vec![p.begin];
+        self.flow(vec![(p.begin, initial)], true)
+    }
+
+    /// What tracked variables may hold in the reachability checks: each
+    /// check starts from anything (its caller's values are not tracked)
+    /// and flows through its own tests and assignments; `constant` slots
+    /// keep their values. Returns the slots the checks write and each
+    /// node's environment, or `None` when the budget ran out.
+    fn checks(&mut self) -> Option<(Vec<bool>, Vec<Option<Env>>)> {
+        let anything: Env = self
+            .tracked
+            .iter()
+            .flatten()
+            .map(|_| Symbols::all(self.n))
+            .collect();
+        let mut entries: Vec<u32> = self
+            .p
+            .edges
+            .iter()
+            .filter_map(|e| match e.action {
+                Action::Reach { from, .. } => Some(from),
+                _ => None,
+            })
+            .collect();
+        entries.sort_unstable();
+        entries.dedup();
+        let seeds = entries.into_iter().map(|n| (n, anything.clone())).collect();
+        self.flow(seeds, false)
+    }
+
+    /// Propagates environments from `seeds` along the edges (in a move
+    /// search, only through nodes that can finish a move, and not past
+    /// the end); returns the slots written and each node's environment,
+    /// or `None` when the budget ran out.
+    fn flow(
+        &mut self,
+        seeds: Vec<(u32, Env)>,
+        moves: bool,
+    ) -> Option<(Vec<bool>, Vec<Option<Env>>)> {
+        let p = self.p;
+        let nodes = p.nodes.len();
+        let tracked_count = self.tracked.iter().flatten().count();
+        let mut state: Vec<Option<Env>> = vec![None; nodes];
+        let mut work = Vec::new();
         let mut queued = vec![false; nodes];
-        queued[p.begin as usize] = true;
+        for (node, env) in seeds {
+            state[node as usize] = Some(env);
+            queued[node as usize] = true;
+            work.push(node);
+        }
         let mut written = vec![false; p.initial.len()];
         while let Some(node) = work.pop() {
             queued[node as usize] = false;
@@ -336,7 +381,7 @@ impl Analysis<'_> {
                 return None;
             }
             self.budget -= cost;
-            if node == p.end || !p.node_info[node as usize].can_finish_move {
+            if moves && (node == p.end || !p.node_info[node as usize].can_finish_move) {
                 continue;
             }
             let Some(env) = state[node as usize].clone() else {
@@ -416,6 +461,9 @@ pub struct Invariants {
     /// search (`None`: no move search reaches the node; all `None` when
     /// the analysis gave up).
     values: Vec<Option<Env>>,
+    /// The same in the reachability checks (empty when the analysis gave
+    /// up).
+    check_values: Vec<Option<Env>>,
 }
 
 impl Invariants {
@@ -428,6 +476,22 @@ impl Invariants {
             return None;
         }
         Some(match &self.values[node as usize] {
+            Some(env) => env[k].iter().collect(),
+            None => Vec::new(),
+        })
+    }
+
+    /// The symbols scalar slot `slot` may hold at `node` in a
+    /// reachability check, as `possible` does for move searches (checks
+    /// enter with anything: reversi's ray `({w} up left)*` steps only from
+    /// a square whose board entry may be `w`, never from the off-board
+    /// square whose entry is constant).
+    pub fn possible_in_check(&self, node: u32, slot: u32) -> Option<Vec<u32>> {
+        let k = self.tracked.get(slot as usize).copied().flatten()?;
+        if self.check_values.is_empty() {
+            return None;
+        }
+        Some(match &self.check_values[node as usize] {
             Some(env) => env[k].iter().collect(),
             None => Vec::new(),
         })
@@ -456,13 +520,23 @@ pub fn invariants(p: &Program) -> Invariants {
     };
     loop {
         analysis.constant.clone_from(&constant);
-        let Some((written, values)) = analysis.pass() else {
-            return Invariants {
-                constant: vec![false; slots],
-                tracked,
-                values: Vec::new(),
-            };
+        let gave_up = Invariants {
+            constant: vec![false; slots],
+            tracked: tracked.clone(),
+            values: Vec::new(),
+            check_values: Vec::new(),
         };
+        let Some((mut written, values)) = analysis.pass() else {
+            return gave_up;
+        };
+        // A check's writes are undone when it ends, but the check itself
+        // reads what it wrote.
+        let Some((check_written, check_values)) = analysis.checks() else {
+            return gave_up;
+        };
+        for (w, c) in written.iter_mut().zip(check_written) {
+            *w |= c;
+        }
         let mut changed = false;
         for (c, w) in constant.iter_mut().zip(written) {
             if *c && w {
@@ -475,6 +549,7 @@ pub fn invariants(p: &Program) -> Invariants {
                 constant,
                 tracked,
                 values,
+                check_values,
             };
         }
     }
@@ -508,6 +583,60 @@ mod tests {
         assert!(c[board_entry(&p, "a")], "`a` is never a target of right[]");
         assert!(!c[board_entry(&p, "b")], "board[b] is written");
         assert!(!c[slot(&p, "pos") as usize], "scalars are not reported");
+    }
+
+    /// In a check, a ray steps on only from a square whose entry may be
+    /// `x`, never from the off-board square, whose entry is constant; the
+    /// check itself is entered with anything. A check that writes the
+    /// off-board entry (and reads it back) lets the off-board square on.
+    #[test]
+    fn checks_refine_values_through_their_tests() {
+        let ray = |first: &str| {
+            program(&format!(
+                "{HEADER}
+                var board: SquareOrNull -> Piece = {{ :x, null: null }};
+                var pos: SquareOrNull = a;
+                begin, p: player = one;
+                p, go: ? c0 -> found;
+                c0, c1: {first};
+                c1, c2: pos = right[pos];
+                c2, c3: board[pos] == x;
+                c3, c1: ;
+                c2, found: board[pos] == e;
+                go, w: board[a] = e;
+                w, end: player = keeper;"
+            ))
+        };
+        let symbols = |p: &Program, names: &[&str]| -> Vec<u32> {
+            let mut ids: Vec<u32> = names
+                .iter()
+                .map(|n| p.symbols.iter().position(|s| s == n).expect("symbol") as u32)
+                .collect();
+            ids.sort_unstable();
+            ids
+        };
+        let node = |p: &Program, name: &str| crate::test_games::node(p, name) as u32;
+
+        let p = ray("");
+        let i = invariants(&p);
+        let pos = slot(&p, "pos");
+        assert!(i.constant[board_entry(&p, "null")]);
+        assert_eq!(
+            i.possible_in_check(node(&p, "c3"), pos),
+            Some(symbols(&p, &["b", "c"])),
+            "`a` is no square's right neighbour"
+        );
+        let entered = i.possible_in_check(node(&p, "c0"), pos).expect("tracked");
+        assert!(entered.contains(&symbols(&p, &["null"])[0]), "{entered:?}");
+        assert_eq!(i.possible_in_check(node(&p, "w"), pos), Some(Vec::new()));
+
+        let p = ray("board[null] = x");
+        let i = invariants(&p);
+        assert!(!i.constant[board_entry(&p, "null")], "the check writes it");
+        assert_eq!(
+            i.possible_in_check(node(&p, "c3"), slot(&p, "pos")),
+            Some(symbols(&p, &["null", "b", "c"]))
+        );
     }
 
     /// The slot of `board[square]` (the board's key type is the largest).

@@ -1184,3 +1184,50 @@ fn keeper_walks_in_place_put_back_the_slot_they_leave_changed() {
     assert!(at.contains("if !h || s.undo_on_stop"), "{at}");
     common::assert_builds_count(&e, 3, &expected, &["--first-keeper-walk"]);
 }
+
+/// A ray `x (x)* o` in a check, as reversi's: the loop's visit is at the
+/// step after each `x` test, and the off-board square, the only value the
+/// guard lets through, has a constant entry, so it never passes the test
+/// (`Invariants::possible_in_check`): no visited check is made and the
+/// check's sets are not cleared. When the check itself writes the
+/// off-board entry first, the ray can loop there, and the visit stops it
+/// (without it, the compiled check recursed until the stack overflowed).
+#[test]
+fn checks_visit_only_where_a_value_can_repeat() {
+    let ray = |first: &str, c3: &str| {
+        format!(
+            "
+            type Player = {{ a }};
+            type Score = {{ 0 }};
+            type Cell = {{ c0, c1, c2, c3, null }};
+            type Piece = {{ e, x, o, null }};
+            const right: Cell -> Cell = {{ :null, c0: c1, c1: c2, c2: c3 }};
+            var board: Cell -> Piece = {{ :x, c0: e, c3: {c3}, null: null }};
+            var probe: Cell = c0;
+            begin, turn: player = a;
+            turn, go: ? w0 -> found;
+            w0, s0: {first};
+            s0, s1: probe = right[probe];
+            s1, s2: board[probe] == x;
+            s2, s3: probe = right[probe];
+            s3, s2: board[probe] == x;
+            s3, found: board[probe] == o;
+            go, done: $ seen;
+            done, fin: board[c0] = o;
+            fin, end: player = keeper;
+            "
+        )
+    };
+    for (first, c3, expected, visits) in [
+        ("", "o", [1, 1, 0], false),
+        ("board[null] = x", "x", [1, 0, 0], true),
+    ] {
+        let e = common::engine(&ray(first, c3), EngineOptions::default());
+        assert_eq!(common::engine_perft(&e, 2), expected, "{first}");
+        let krate = rg_compiled::generate(e.program());
+        let game = common::game_source(&krate);
+        assert_eq!(game.contains("s.visit_"), visits, "{first}: {game}");
+        assert_eq!(game.contains(", false, false)"), !visits, "{first}: {game}");
+        common::assert_builds_count(&e, 2, &expected, &[]);
+    }
+}

@@ -62,15 +62,17 @@ pub fn reach_nodes(p: &Program) -> Vec<bool> {
 /// state hash (the node keeps one, or a check or successor does; a move
 /// search does not follow `player` assignments). Writes into any other
 /// node need not update the hash: nothing reads it before they are undone.
-/// Nodes with small visited sets (`small`, `small_move`) need no hash.
+/// Nodes with small visited sets (`small`, `small_move`) need no hash,
+/// nor check nodes whose visited check is never made (`reach_visits`).
 pub fn needs_hash(
     p: &Program,
+    reach_visits: &[bool],
     small: &[Option<u32>],
     small_move: &[Option<u32>],
 ) -> [Vec<bool>; 2] {
     let n = p.nodes.len();
     let mut reach: Vec<bool> = (0..n)
-        .map(|k| p.node_info[k].visit_in_reach && small[k].is_none())
+        .map(|k| reach_visits[k] && small[k].is_none())
         .collect();
     let mut moves: Vec<bool> = (0..n)
         .map(|k| p.node_info[k].visit_in_move && small_move[k].is_none())
