@@ -518,25 +518,9 @@ pub fn invariants(p: &Program) -> Invariants {
         constant: constant.clone(),
         budget: BUDGET,
     };
-    loop {
-        analysis.constant.clone_from(&constant);
-        let gave_up = Invariants {
-            constant: vec![false; slots],
-            tracked: tracked.clone(),
-            values: Vec::new(),
-            check_values: Vec::new(),
-        };
-        let Some((mut written, values)) = analysis.pass() else {
-            return gave_up;
-        };
-        // A check's writes are undone when it ends, but the check itself
-        // reads what it wrote.
-        let Some((check_written, check_values)) = analysis.checks() else {
-            return gave_up;
-        };
-        for (w, c) in written.iter_mut().zip(check_written) {
-            *w |= c;
-        }
+    // Slots of `constant` some write in `written` may reach leave it;
+    // whether any did.
+    let drop_written = |constant: &mut Vec<bool>, written: Vec<bool>| {
         let mut changed = false;
         for (c, w) in constant.iter_mut().zip(written) {
             if *c && w {
@@ -544,14 +528,36 @@ pub fn invariants(p: &Program) -> Invariants {
                 changed = true;
             }
         }
-        if !changed {
-            return Invariants {
-                constant,
-                tracked,
-                values,
-                check_values,
-            };
+        changed
+    };
+    let gave_up = |tracked| Invariants {
+        constant: vec![false; slots],
+        tracked,
+        values: Vec::new(),
+        check_values: Vec::new(),
+    };
+    loop {
+        analysis.constant.clone_from(&constant);
+        let Some((written, values)) = analysis.pass() else {
+            return gave_up(tracked);
+        };
+        if drop_written(&mut constant, written) {
+            continue;
         }
+        // The checks, once the moves are settled: a check's writes are
+        // undone when it ends, but the check itself reads what it wrote.
+        let Some((written, check_values)) = analysis.checks() else {
+            return gave_up(tracked);
+        };
+        if drop_written(&mut constant, written) {
+            continue;
+        }
+        return Invariants {
+            constant,
+            tracked,
+            values,
+            check_values,
+        };
     }
 }
 
