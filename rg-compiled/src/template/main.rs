@@ -90,12 +90,9 @@ fn run(args: &[String]) -> R<()> {
             let mut branching = 0;
             let mut sums = vec![0i64; model.player_names().len()];
             for _ in 0..n {
-                let (made, met, goals) = model.playout(&mut rng, 10_000_000)?;
+                let (made, met) = model.playout_summed(&mut rng, 10_000_000, &mut sums)?;
                 moves += made;
                 branching += met;
-                for (s, g) in sums.iter_mut().zip(goals) {
-                    *s += g;
-                }
             }
             let seconds = start.elapsed().as_secs_f64();
             let sums: Vec<String> = sums.iter().map(i64::to_string).collect();

@@ -1780,6 +1780,10 @@ pub struct Model {
     options: Options,
     /// Collected moves of the perft levels, reused.
     spare: Vec<Moves>,
+    /// The initial state, once computed: the keeper's moves that complete
+    /// it are deterministic, and a playout of a short game (connect4)
+    /// would otherwise spend a tenth of its time on them.
+    start: Option<State>,
 }
 
 impl Model {
@@ -1788,6 +1792,7 @@ impl Model {
             search: Search::new(options),
             options,
             spare: Vec::new(),
+            start: None,
         }
     }
 
@@ -1799,6 +1804,14 @@ impl Model {
     }
 
     pub fn initial(&mut self) -> R<State> {
+        let start = match self.start.take() {
+            Some(start) => start,
+            None => self.compute_initial()?,
+        };
+        Ok(self.start.insert(start).clone())
+    }
+
+    fn compute_initial(&mut self) -> R<State> {
         let mut node = game::BEGIN;
         let mut values = game::INITIAL.to_vec();
         if !self.options.expose_keeper {
@@ -1981,17 +1994,42 @@ impl Model {
     /// One uniformly random playout; returns the number of moves made, the
     /// sum of the numbers of legal moves met, and the final goals.
     pub fn playout(&mut self, rng: &mut Rng, max_moves: u64) -> R<(u64, u64, Vec<i64>)> {
-        let initial = self.initial()?;
-        let mut node = initial.node;
+        let (made, branching) = self.play_from_start(rng, max_moves)?;
+        Ok((made, branching, goals_of(&self.search.v)))
+    }
+
+    /// `playout`, adding the final goals to `sums` (in player order)
+    /// instead of returning them.
+    pub fn playout_summed(
+        &mut self,
+        rng: &mut Rng,
+        max_moves: u64,
+        sums: &mut [i64],
+    ) -> R<(u64, u64)> {
+        let result = self.play_from_start(rng, max_moves)?;
+        for (sum, &slot) in sums.iter_mut().zip(game::GOAL_SLOTS) {
+            *sum += goal_value(&self.search.v, slot);
+        }
+        Ok(result)
+    }
+
+    /// A playout from the initial state, ending with the final values in
+    /// the search's.
+    fn play_from_start(&mut self, rng: &mut Rng, max_moves: u64) -> R<(u64, u64)> {
+        let start = match self.start.take() {
+            Some(start) => start,
+            None => self.compute_initial()?,
+        };
+        let start = self.start.insert(start);
+        let mut node = start.node;
         // The play runs on the search's own values: each ply's searches
         // start from them, and the chosen state is copied in once.
         let s = &mut self.search;
-        s.v.copy_from_slice(&initial.values);
+        s.v.copy_from_slice(&start.values);
         std::mem::swap(&mut s.rng, rng);
         let result = s.play(&mut node, max_moves);
         std::mem::swap(&mut s.rng, rng);
-        let (made, branching) = result?;
-        Ok((made, branching, goals_of(&s.v)))
+        result
     }
 }
 
@@ -2080,17 +2118,20 @@ impl Search {
 fn goals_of(values: &[u32]) -> Vec<i64> {
     game::GOAL_SLOTS
         .iter()
-        .map(|&slot| {
-            if slot == INVALID {
-                return 0;
-            }
-            let score = values[slot as usize];
-            game::SCORES
-                .iter()
-                .find(|(id, _)| *id == score)
-                .map_or(0, |(_, v)| *v)
-        })
+        .map(|&slot| goal_value(values, slot))
         .collect()
+}
+
+/// The numeric value of goal slot `slot` (0 where there is none).
+fn goal_value(values: &[u32], slot: u32) -> i64 {
+    if slot == INVALID {
+        return 0;
+    }
+    let score = values[slot as usize];
+    game::SCORES
+        .iter()
+        .find(|(id, _)| *id == score)
+        .map_or(0, |(_, v)| *v)
 }
 
 /// The position of set bit `j` (from 0, lowest first) of `m`.
