@@ -188,6 +188,12 @@ pub struct Generator<'a> {
     /// While compiling a fused test: the slot whose reads are replaced by
     /// the loop variable `sym` (the value the any-assignment would write).
     subst: Option<u32>,
+    /// In an edge of a reachability function that may leave its slot
+    /// changed: a local holding that slot's current value (the function's
+    /// `x0` argument, or the value the edge just wrote), which reads of
+    /// the slot use and the callee is passed: a ray's square stays in a
+    /// register from step to step instead of a store and a reload.
+    reg: Option<(u32, &'static str)>,
     /// Slots of scalar variables (no map region covers them, so no
     /// computed map read can reach them).
     scalar_slots: Vec<bool>,
@@ -299,6 +305,7 @@ impl<'a> Generator<'a> {
             layout_index: HashMap::new(),
             ctx: Context::Move,
             subst: None,
+            reg: None,
             scalar_slots,
             clobber: [move_clobber, clobbers(p, &needs_hash[1])],
             clobbering: None,
@@ -817,7 +824,8 @@ impl<'a> Generator<'a> {
     fn guard_test(&self, ctx: Context, node: u32) -> String {
         match self.guards.at[ctx.index()][node as usize] {
             Some((slot, set)) => format!(
-                "{{ let x = s.v[{slot}]; GUARD{set}.get((x >> 6) as usize).is_some_and(|w| (w >> (x & 63)) & 1 != 0) }} || "
+                "{{ let x = {}; GUARD{set}.get((x >> 6) as usize).is_some_and(|w| (w >> (x & 63)) & 1 != 0) }} || ",
+                self.read(slot)
             ),
             None => String::new(),
         }
@@ -900,18 +908,23 @@ impl<'a> Generator<'a> {
     fn enter_reach(&self, node: u32, to: &str, leaves: Option<u32>) -> String {
         let info = self.p.node_info[node as usize];
         // The call: the target as a const generic, or an argument.
+        let arg = match self.clobber[1][node as usize] {
+            Some(y) => format!(", {}", self.read(y)),
+            None => String::new(),
+        };
         let call = if self.const_to {
-            format!("r{node}::<{{ {to} }}>(s, d)")
+            format!("r{node}::<{{ {to} }}>(s, d{arg})")
         } else {
-            format!("r{node}(s, {to}, d)")
+            format!("r{node}(s, {to}, d{arg})")
         };
         let search = if !self.reach_visits[node as usize] {
             call
         } else if let Some((slot, k)) = self.small[node as usize] {
             let skip = self.guard_test(Context::Reach, node);
             let pass = self.passes(node);
+            let value = self.read(slot);
             format!(
-                "if {pass}({skip}s.visit_small(d, {k}, s.v[{slot}], {node})) {{ {call} }} else {{ NOT_FOUND }}"
+                "if {pass}({skip}s.visit_small(d, {k}, {value}, {node})) {{ {call} }} else {{ NOT_FOUND }}"
             )
         } else if info.visit_in_reach {
             let skip = self.guard_test(Context::Reach, node);
@@ -1048,6 +1061,21 @@ impl<'a> Generator<'a> {
 
     /// Code writing `v` (an expression) at offset expression `o`, entering
     /// `node`, and undoing the write.
+    /// Statement: writes `v` to the slot `x` the function may leave
+    /// changed, then enters `node` (a reachability callee gets the value
+    /// in a register, see `reg`).
+    fn write_own_slot(&mut self, x: u32, v: &str, node: u32) -> String {
+        if self.reg.is_some() {
+            self.reg = Some((x, "nv"));
+            format!(
+                "let nv: u32 = {v}; s.v[{x}] = nv; {}",
+                self.enter_then(node, "")
+            )
+        } else {
+            format!("s.v[{x}] = {v}; {}", self.enter_then(node, ""))
+        }
+    }
+
     fn write_enter(&self, o: &str, v: &str, node: u32) -> String {
         if self.hashed(node) {
             format!(
@@ -1108,10 +1136,12 @@ impl<'a> Generator<'a> {
                 let _ = writeln!(
                     f,
                     "{}",
-                    if self.const_to {
-                        format!("pub(crate) fn r{node}<const TO: u32>(s: &mut Search, d: usize) -> u8 {{")
-                    } else {
-                        format!("pub(crate) fn r{node}(s: &mut Search, to: u32, d: usize) -> u8 {{")
+                    // The slot the function may leave changed comes in `x0`.
+                    match (self.const_to, self.clobber[1][node as usize].is_some()) {
+                        (true, false) => format!("pub(crate) fn r{node}<const TO: u32>(s: &mut Search, d: usize) -> u8 {{"),
+                        (true, true) => format!("pub(crate) fn r{node}<const TO: u32>(s: &mut Search, d: usize, x0: u32) -> u8 {{"),
+                        (false, false) => format!("pub(crate) fn r{node}(s: &mut Search, to: u32, d: usize) -> u8 {{"),
+                        (false, true) => format!("pub(crate) fn r{node}(s: &mut Search, to: u32, d: usize, x0: u32) -> u8 {{"),
                     }
                 );
             }
@@ -1192,7 +1222,8 @@ impl<'a> Generator<'a> {
         let restores = self
             .clobbering
             .filter(|_| !info.disjoint && edges.len() > 1);
-        if let Some(x) = restores {
+        // (A reachability function gets it as its argument.)
+        if let (Some(x), Context::Move) = (restores, ctx) {
             let _ = writeln!(f, "    let x0 = s.v[{x}];");
         }
         for e in edges.clone() {
@@ -1203,8 +1234,19 @@ impl<'a> Generator<'a> {
                 let _ = writeln!(f, "        s.v[{x}] = x0;");
             }
             self.tail = ctx == Context::Reach && (info.disjoint || e + 1 == edges.end);
+            // Until the edge writes the slot, it holds `x0`.
+            self.reg = match (ctx, self.clobbering) {
+                (Context::Reach, Some(x)) => Some((x, "x0")),
+                _ => None,
+            };
             match &edge.action {
                 Action::AssignAny { target, symbols } => {
+                    if self
+                        .reg
+                        .is_some_and(|(x, _)| target.steps.is_empty() && target.base == x)
+                    {
+                        self.reg = None;
+                    }
                     let code = self.assign_any(node, t, target, symbols);
                     f.push_str(&code);
                 }
@@ -1261,7 +1303,7 @@ impl<'a> Generator<'a> {
                     let v = self.scalar(value, node);
                     let code = match self.clobbering {
                         Some(x) if target.steps.is_empty() && target.base == x => {
-                            format!("s.v[{x}] = {v}; {}", self.enter_then(t, ""))
+                            self.write_own_slot(x, &v, t)
                         }
                         _ => self.write_enter(&offset, &v, t),
                     };
@@ -1274,9 +1316,7 @@ impl<'a> Generator<'a> {
                     // Reachability searches treat it as a plain assignment.
                     let v = self.scalar(value, node);
                     let code = match self.clobbering {
-                        Some(x) if x == p.player_slot => {
-                            format!("s.v[{x}] = {v}; {}", self.enter_then(t, ""))
-                        }
+                        Some(x) if x == p.player_slot => self.write_own_slot(x, &v, t),
                         _ => self.write_enter("crate::game::PLAYER_SLOT", &v, t),
                     };
                     let _ = writeln!(f, "        {tick}{code}");
@@ -1317,6 +1357,7 @@ impl<'a> Generator<'a> {
                 }
             }
             f.push_str("    }\n");
+            self.reg = None;
         }
         self.clobbering = None;
         self.tail = false;
@@ -1662,7 +1703,15 @@ impl<'a> Generator<'a> {
         if self.subst == Some(slot) {
             "sym".into()
         } else {
-            format!("s.v[{slot}]")
+            self.read(slot)
+        }
+    }
+
+    /// Expression: the current value of a state slot (see `reg`).
+    fn read(&self, slot: u32) -> String {
+        match self.reg {
+            Some((x, local)) if x == slot => local.into(),
+            _ => format!("s.v[{slot}]"),
         }
     }
 

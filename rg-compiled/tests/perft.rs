@@ -712,8 +712,8 @@ fn checks_that_leave_their_square_changed_agree() {
         &e,
         4,
         &expected,
-        "let x0 = s.v[",
-        "the check's ray nodes leave the square changed",
+        "] = x0;",
+        "the check's ray nodes put the square back from their `x0` argument",
     );
 }
 
@@ -1230,4 +1230,43 @@ fn checks_visit_only_where_a_value_can_repeat() {
         assert_eq!(game.contains(", false, false)"), !visits, "{first}: {game}");
         common::assert_builds_count(&e, 2, &expected, &[]);
     }
+}
+
+/// A check's walk that may leave only its square changed passes the
+/// square's value to the next node's function (`gen::Generator::reg`):
+/// after an any-assignment of the square, that is the symbol assigned,
+/// not the value the function was called with. The check asks whether a
+/// `y` is anywhere on the board; it is at `s3`, while the square starts
+/// at `s1`, and the walk tests it again after the any-assignment's
+/// (fused) test. Move `a` needs it and covers it; move `b` ends the game.
+#[test]
+fn checks_pass_on_the_square_an_any_assignment_wrote() {
+    let source = "
+        type Player = { one };
+        type Score = { 0 };
+        type Piece = { e, x, y };
+        type Sq = { s1, s2, s3 };
+        var board: Sq -> Piece = { :e, s3: y };
+        var pos: Sq = s1;
+        begin, p: player = one;
+        p, p1: ? r0 -> rt;
+        p1, p2: $ a;
+        p2, p3: board[s3] = x;
+        p3, p: player = one;
+        p, q: $ b;
+        q, end: player = keeper;
+        r0, r1: pos = Sq(*);
+        r1, r2: board[pos] == y;
+        r2, rt: pos == s3;
+    ";
+    let e = common::engine(source, EngineOptions::default());
+    let expected = common::engine_perft(&e, 2);
+    assert_eq!(expected, [1, 2, 1]);
+    common::assert_both_builds(
+        &e,
+        2,
+        &expected,
+        "x0: u32) -> u8",
+        "the check's square in a register",
+    );
 }
