@@ -1270,3 +1270,42 @@ fn checks_pass_on_the_square_an_any_assignment_wrote() {
         "the check's square in a register",
     );
 }
+
+/// A check reading a map with a key outside the map's key type (an
+/// improper description): leniently the map's default, strictly a fault,
+/// in the compiled reasoner as in the engine. (A check's bad key has its
+/// own path, which calls nothing when it goes on: `Generator::load`.)
+#[test]
+fn checks_read_bad_keys_leniently_or_fault() {
+    let source = "
+        type Player = { one };
+        type Score = { 0 };
+        type Piece = { e, x };
+        type Sq = { s1, s2 };
+        type Pos = { s1, s2, null };
+        const right: Pos -> Pos = { :null, s1: s2 };
+        var board: Sq -> Piece = { :e, s1: x };
+        var pos: Pos = s1;
+        begin, p: player = one;
+        p, p1: ? c0 -> ct;
+        p1, p2: $ a;
+        p2, end: player = keeper;
+        c0, c1: pos = right[pos];
+        c1, c2: pos = right[pos];
+        c2, ct: board[pos] == e;
+    ";
+    let lenient = EngineOptions {
+        lenient: true,
+        ..EngineOptions::default()
+    };
+    let e = common::engine(source, lenient);
+    let expected = common::engine_perft(&e, 2);
+    assert_eq!(expected, [1, 1, 0], "board[null] reads as e");
+    common::assert_builds_count(&e, 2, &expected, &["--lenient"]);
+    for build in [rg_compiled::Build::Speed, rg_compiled::Build::Quick] {
+        let bin = common::binary_with(&e, build);
+        let strict = common::compiled_perft(&bin, 2, &[]);
+        let error = strict.expect_err("a strict read of board[null] is a fault");
+        assert!(error.contains("null"), "{build:?}: {error}");
+    }
+}
