@@ -1891,48 +1891,54 @@ fn move_visits(
     guards: &Guards,
     invariants: &crate::invariants::Invariants,
 ) -> Vec<bool> {
-    (0..p.nodes.len() as u32)
-        .map(|node| {
-            let info = p.node_info[node as usize];
-            if !(info.visit_in_move && info.can_finish_move) {
-                return false;
-            }
-            let Some((slot, set)) = guards.at[0][node as usize] else {
-                return true;
-            };
-            let safe = &guards.sets[set];
-            match invariants.possible(node, slot) {
-                Some(values) => !values.iter().all(|&x| in_bitset(safe, x)),
-                None => true,
-            }
-        })
-        .collect()
+    visits_made(p, guards, Context::Move, |node, slot| {
+        invariants.possible(node, slot)
+    })
 }
 
-/// Reachability-check nodes whose visited check can ever be made: it has
-/// one, and its visit guard does not skip it for every value the guard's
-/// variable may hold there in a check (`Invariants::possible_in_check`:
-/// chess's attack rays and reversi's `({w} up left)*` step only from
-/// squares, never from the off-board square the guard lets through).
-/// Where a check makes no visit, its sets are not cleared either.
+/// Reachability-check nodes whose visited check can ever be made, as
+/// `move_visits` with the values a check may hold
+/// (`Invariants::possible_in_check`: chess's attack rays and reversi's
+/// `({w} up left)*` step only from squares, never from the off-board
+/// square the guard lets through). Where a check makes no visit, its sets
+/// are not cleared either.
 fn reach_visits(
     p: &Program,
     guards: &Guards,
     invariants: &crate::invariants::Invariants,
 ) -> Vec<bool> {
+    visits_made(p, guards, Context::Reach, |node, slot| {
+        invariants.possible_in_check(node, slot)
+    })
+}
+
+/// Per node, whether a search of kind `ctx` ever makes its visited
+/// check: the node has one, and the guard does not skip every value its
+/// variable may hold there (`possible`; `None`: unknown).
+fn visits_made(
+    p: &Program,
+    guards: &Guards,
+    ctx: Context,
+    possible: impl Fn(u32, u32) -> Option<Vec<u32>>,
+) -> Vec<bool> {
     (0..p.nodes.len() as u32)
         .map(|node| {
-            if !p.node_info[node as usize].visit_in_reach {
+            let info = p.node_info[node as usize];
+            let has_visit = match ctx {
+                Context::Move => info.visit_in_move && info.can_finish_move,
+                Context::Reach => info.visit_in_reach,
+            };
+            if !has_visit {
                 return false;
             }
-            let Some((slot, set)) = guards.at[Context::Reach.index()][node as usize] else {
+            let Some((slot, set)) = guards.at[ctx.index()][node as usize] else {
                 return true;
             };
             let safe = &guards.sets[set];
-            let values = invariants
-                .possible_in_check(node, slot)
-                .unwrap_or_else(|| (0..p.symbols.len() as u32).collect());
-            !values.iter().all(|&x| in_bitset(safe, x))
+            match possible(node, slot) {
+                Some(values) => !values.iter().all(|&x| in_bitset(safe, x)),
+                None => true,
+            }
         })
         .collect()
 }

@@ -338,18 +338,10 @@ impl Analysis<'_> {
             .flatten()
             .map(|_| Symbols::all(self.n))
             .collect();
-        let mut entries: Vec<u32> = self
-            .p
-            .edges
-            .iter()
-            .filter_map(|e| match e.action {
-                Action::Reach { from, .. } => Some(from),
-                _ => None,
-            })
+        let seeds = crate::analysis::check_entries(self.p)
+            .into_iter()
+            .map(|n| (n, anything.clone()))
             .collect();
-        entries.sort_unstable();
-        entries.dedup();
-        let seeds = entries.into_iter().map(|n| (n, anything.clone())).collect();
         self.flow(seeds, false)
     }
 
@@ -471,14 +463,7 @@ impl Invariants {
     /// `None` when unknown (not a scalar variable, or the analysis gave
     /// up), an empty list when no move search reaches the node.
     pub fn possible(&self, node: u32, slot: u32) -> Option<Vec<u32>> {
-        let k = self.tracked.get(slot as usize).copied().flatten()?;
-        if self.values.is_empty() {
-            return None;
-        }
-        Some(match &self.values[node as usize] {
-            Some(env) => env[k].iter().collect(),
-            None => Vec::new(),
-        })
+        self.lookup(&self.values, node, slot)
     }
 
     /// The symbols scalar slot `slot` may hold at `node` in a
@@ -487,11 +472,15 @@ impl Invariants {
     /// a square whose board entry may be `w`, never from the off-board
     /// square whose entry is constant).
     pub fn possible_in_check(&self, node: u32, slot: u32) -> Option<Vec<u32>> {
+        self.lookup(&self.check_values, node, slot)
+    }
+
+    fn lookup(&self, values: &[Option<Env>], node: u32, slot: u32) -> Option<Vec<u32>> {
         let k = self.tracked.get(slot as usize).copied().flatten()?;
-        if self.check_values.is_empty() {
+        if values.is_empty() {
             return None;
         }
-        Some(match &self.check_values[node as usize] {
+        Some(match &values[node as usize] {
             Some(env) => env[k].iter().collect(),
             None => Vec::new(),
         })

@@ -35,11 +35,9 @@ impl Context {
     }
 }
 
-/// Nodes a reachability search can visit: graph-reachable from the source
-/// of some check.
-pub fn reach_nodes(p: &Program) -> Vec<bool> {
-    let mut seen = vec![false; p.nodes.len()];
-    let mut stack: Vec<u32> = p
+/// The nodes checks start at (each once, in order).
+pub fn check_entries(p: &Program) -> Vec<u32> {
+    let mut entries: Vec<u32> = p
         .edges
         .iter()
         .filter_map(|e| match e.action {
@@ -47,6 +45,16 @@ pub fn reach_nodes(p: &Program) -> Vec<bool> {
             _ => None,
         })
         .collect();
+    entries.sort_unstable();
+    entries.dedup();
+    entries
+}
+
+/// Nodes a reachability search can visit: graph-reachable from the source
+/// of some check.
+pub fn reach_nodes(p: &Program) -> Vec<bool> {
+    let mut seen = vec![false; p.nodes.len()];
+    let mut stack = check_entries(p);
     while let Some(node) = stack.pop() {
         if std::mem::replace(&mut seen[node as usize], true) {
             continue;
