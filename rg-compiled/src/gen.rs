@@ -1907,8 +1907,15 @@ fn reach_visits(
     guards: &Guards,
     invariants: &crate::invariants::Invariants,
 ) -> Vec<bool> {
+    // Unknown values (the analysis gave up): any symbol, so that a guard
+    // that skips them all still drops the visit (chess's attack rays).
+    let any: Vec<u32> = (0..p.symbols.len() as u32).collect();
     visits_made(p, guards, Context::Reach, |node, slot| {
-        invariants.possible_in_check(node, slot)
+        Some(
+            invariants
+                .possible_in_check(node, slot)
+                .unwrap_or_else(|| any.clone()),
+        )
     })
 }
 

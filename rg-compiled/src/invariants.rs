@@ -81,7 +81,8 @@ impl Symbols {
 /// for; past it the result is "anything".
 const MAX_COMBINATIONS: usize = 4096;
 /// Work (node visits times tracked variables) before the analysis gives
-/// up and declares nothing constant.
+/// up and declares nothing constant: for the move searches' passes, and
+/// as much again for the checks'.
 const BUDGET: u64 = 50_000_000;
 
 struct Analysis<'a> {
@@ -90,7 +91,11 @@ struct Analysis<'a> {
     /// Dense index of each tracked (scalar variable) slot.
     tracked: Vec<Option<usize>>,
     constant: Vec<bool>,
+    /// Work left for the move searches' passes.
     budget: u64,
+    /// Work left for the checks' passes (kept apart, so that checks never
+    /// cost the moves their analysis).
+    check_budget: u64,
 }
 
 type Env = Vec<Symbols>;
@@ -342,7 +347,10 @@ impl Analysis<'_> {
             .into_iter()
             .map(|n| (n, anything.clone()))
             .collect();
-        self.flow(seeds, false)
+        std::mem::swap(&mut self.budget, &mut self.check_budget);
+        let result = self.flow(seeds, false);
+        std::mem::swap(&mut self.budget, &mut self.check_budget);
+        result
     }
 
     /// Propagates environments from `seeds` along the edges (in a move
@@ -506,6 +514,7 @@ pub fn invariants(p: &Program) -> Invariants {
         tracked: tracked.clone(),
         constant: constant.clone(),
         budget: BUDGET,
+        check_budget: BUDGET,
     };
     // Slots of `constant` some write in `written` may reach leave it;
     // whether any did.
