@@ -988,11 +988,11 @@ impl<'a> Generator<'a> {
             if std::mem::replace(&mut seen[node as usize], true) {
                 continue;
             }
-            if !self.reach_visits[node as usize] {
-            } else if self.small[node as usize].is_some() {
-                small = true;
-            } else {
-                hashed = true;
+            if self.reach_visits[node as usize] {
+                match self.small[node as usize] {
+                    Some(_) => small = true,
+                    None => hashed = true,
+                }
             }
             stack.extend(p.edges[p.edges_of(node)].iter().map(|e| e.target));
         }
@@ -1059,8 +1059,6 @@ impl<'a> Generator<'a> {
         self.needs_hash[self.ctx_index()][node as usize]
     }
 
-    /// Code writing `v` (an expression) at offset expression `o`, entering
-    /// `node`, and undoing the write.
     /// Statement: writes `v` to the slot `x` the function may leave
     /// changed, then enters `node` (a reachability callee gets the value
     /// in a register, see `reg`).
@@ -1076,6 +1074,8 @@ impl<'a> Generator<'a> {
         }
     }
 
+    /// Code writing `v` (an expression) at offset expression `o`, entering
+    /// `node`, and undoing the write.
     fn write_enter(&self, o: &str, v: &str, node: u32) -> String {
         if self.hashed(node) {
             format!(
@@ -1133,16 +1133,19 @@ impl<'a> Generator<'a> {
                 let _ = writeln!(f, "pub(crate) fn {name}{node}(s: &mut Search) -> bool {{");
             }
             Context::Reach => {
+                // The target as a const generic, or an argument; the slot
+                // the function may leave changed comes in `x0`.
+                let (generic, to) = match self.const_to {
+                    true => ("<const TO: u32>", ""),
+                    false => ("", " to: u32,"),
+                };
+                let x0 = match self.clobber[1][node as usize] {
+                    Some(_) => ", x0: u32",
+                    None => "",
+                };
                 let _ = writeln!(
                     f,
-                    "{}",
-                    // The slot the function may leave changed comes in `x0`.
-                    match (self.const_to, self.clobber[1][node as usize].is_some()) {
-                        (true, false) => format!("pub(crate) fn r{node}<const TO: u32>(s: &mut Search, d: usize) -> u8 {{"),
-                        (true, true) => format!("pub(crate) fn r{node}<const TO: u32>(s: &mut Search, d: usize, x0: u32) -> u8 {{"),
-                        (false, false) => format!("pub(crate) fn r{node}(s: &mut Search, to: u32, d: usize) -> u8 {{"),
-                        (false, true) => format!("pub(crate) fn r{node}(s: &mut Search, to: u32, d: usize, x0: u32) -> u8 {{"),
-                    }
+                    "pub(crate) fn r{node}{generic}(s: &mut Search,{to} d: usize{x0}) -> u8 {{"
                 );
             }
         }

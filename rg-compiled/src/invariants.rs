@@ -9,12 +9,12 @@
 //! a search follows, across moves; checks change nothing outside
 //! themselves), the symbols each scalar variable may hold at each node,
 //! and the same in the checks, each entered with anything (a check reads
-//! what it writes itself),
-//! refining a variable through the tests it alone decides (`board[coord]
-//! == e` keeps only the squares whose board entry may be `e`, and a slot
-//! of `C` may only hold its initial value); every map entry some write
-//! (of a move or a check) may reach leaves `C`. Repeat until no write reaches `C`: then, by
-//! induction over the plays, no slot of `C` ever changes.
+//! what it writes itself), refining a variable through the tests it alone
+//! decides (`board[coord] == e` keeps only the squares whose board entry
+//! may be `e`, and a slot of `C` may only hold its initial value); every
+//! map entry some write (of a move or a check) may reach leaves `C`.
+//! Repeat until no write reaches `C`: then, by induction over the plays,
+//! no slot of `C` ever changes.
 
 use rg_core::engine::program::{
     Action, Code, KeyStep, Op, Operand, Program, Scalar, Space, Step, Target,
