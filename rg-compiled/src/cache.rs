@@ -1,6 +1,9 @@
 //! The cache of built reasoners: one crate directory per game (named by the
-//! content hash of its generated code) and one shared cargo target
-//! directory, so nothing is built twice.
+//! content hash of its generated code), built once. Each crate has a cargo
+//! target directory of its own: the crates have no dependencies to share,
+//! and cargo locks a target directory for the whole of a build, so a shared
+//! one would make concurrent builds (tests, `rgw verify` of a library) wait
+//! for each other.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -20,7 +23,7 @@ pub struct BuildOutcome {
 }
 
 /// Generates the crate for `program` under `root/crates/`, builds it into
-/// `root/target/` unless that binary exists, and returns it.
+/// `root/target/NAME/` unless that binary exists, and returns it.
 pub fn cached_binary(program: &Program, root: &Path) -> Result<BuildOutcome, String> {
     cached_binary_with(program, root, Build::for_program(program))
 }
@@ -35,7 +38,7 @@ pub fn cached_binary_with(
     let start = Instant::now();
     let krate = generate_with(program, build);
     let generate_time = start.elapsed();
-    let target_dir = root.join("target");
+    let target_dir = root.join("target").join(&krate.name);
     let binary =
         target_dir
             .join("release")

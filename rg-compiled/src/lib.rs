@@ -100,8 +100,9 @@ pub fn generate_with(program: &Program, build: Build) -> GeneratedCrate {
          {profile}\n\
          # A crate of its own, outside any enclosing workspace.\n[workspace]\n"
     );
-    // The library is named after the game too: cached crates share a
-    // target directory, where equal library names would overwrite each other.
+    // The library is named after the game too: crates built into one
+    // target directory (a user's `CARGO_TARGET_DIR`) would otherwise
+    // overwrite each other's library.
     let main = MAIN.replace(
         "// @extern-crate",
         &format!("extern crate {name} as rgc_game;"),

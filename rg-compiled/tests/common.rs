@@ -1,5 +1,5 @@
 //! Shared helpers of the compiled-reasoner tests: build crates into one
-//! shared target directory and run their perft.
+//! cache and run their perft.
 
 #![allow(dead_code)]
 
@@ -9,8 +9,8 @@ use std::process::Command;
 use rg_core::engine::{Engine, EngineOptions};
 use rg_core::model::{perft, Budget, ForwardModel};
 
-/// One target directory for every crate the tests build (shared across test
-/// runs, so unchanged games are not rebuilt).
+/// One cache for every crate the tests build (shared across test runs, so
+/// unchanged games are not rebuilt).
 pub fn cache_root() -> PathBuf {
     testkit::workspace_root()
         .join("target")
