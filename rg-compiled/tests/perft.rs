@@ -1271,6 +1271,68 @@ fn checks_pass_on_the_square_an_any_assignment_wrote() {
     );
 }
 
+/// A keeper walk run in place reading a map with a key outside the map's
+/// key type: leniently the map's default, strictly a fault, as in the
+/// engine. (Keeper walks, like checks, give a bad key a path of its own
+/// that calls nothing when it goes on: `Generator::load`.)
+#[test]
+fn keeper_walks_read_bad_keys_leniently_or_fault() {
+    let source = "
+        type Player = { one };
+        type Score = { 0 };
+        type Piece = { e, x };
+        type Sq = { s1, s2 };
+        type Pos = { s1, s2, null };
+        const right: Pos -> Pos = { :null, s1: s2 };
+        var board: Sq -> Piece = { :e, s1: x };
+        var pos: Pos = s1;
+        begin, p: player = one;
+        p, p1: $ a;
+        p1, k: player = keeper;
+        k, k1: pos = right[pos];
+        k1, k2: pos = right[pos];
+        k2, k3: board[pos] == e;
+        k3, end: player = keeper;
+    ";
+    let options = |lenient| EngineOptions {
+        lenient,
+        first_keeper_walk: true,
+        ..EngineOptions::default()
+    };
+    let e = common::engine(source, options(true));
+    let expected = common::engine_perft(&e, 2);
+    assert_eq!(expected, [1, 1, 0], "board[null] reads as e");
+    for build in [rg_compiled::Build::Speed, rg_compiled::Build::Quick] {
+        let krate = rg_compiled::generate_with(e.program(), build);
+        let walks: Vec<&str> = common::game_source(&krate)
+            .split("pub(crate) fn ")
+            .filter(|f| f.starts_with('k'))
+            .collect();
+        assert!(
+            walks
+                .iter()
+                .any(|f| f.contains("if s.options.lenient { break")),
+            "{build:?}: the walk's lenient read has a path of its own: {walks:?}"
+        );
+        assert!(
+            walks.iter().all(|f| !f.contains("bad_key")),
+            "{build:?}: no keeper-walk function calls bad_key: {walks:?}"
+        );
+    }
+    common::assert_builds_count(&e, 2, &expected, &["--lenient", "--first-keeper-walk"]);
+    let strict = common::engine(source, options(false));
+    let initial = strict.initial().expect("initial");
+    let fault =
+        perft(&strict, &initial, 2, &mut Budget::unlimited()).expect_err("the engine faults");
+    assert!(format!("{fault:?}").contains("null"), "{fault:?}");
+    for build in [rg_compiled::Build::Speed, rg_compiled::Build::Quick] {
+        let bin = common::binary_with(&e, build);
+        let error = common::compiled_perft(&bin, 2, &["--first-keeper-walk"])
+            .expect_err("a strict read of board[null] is a fault");
+        assert!(error.contains("null"), "{build:?}: {error}");
+    }
+}
+
 /// A check reading a map with a key outside the map's key type (an
 /// improper description): leniently the map's default, strictly a fault,
 /// in the compiled reasoner as in the engine. (A check's bad key has its
