@@ -1535,7 +1535,7 @@ impl<'a> Generator<'a> {
         };
         let kept = self.kept_slots(at);
         format!(
-            "            if s.counts_only() {{ s.complete_counted(u64::from(m.count_ones())); m = 0; }} else if s.samples_only() {{\n                if let Some(j) = s.sample_block(m.count_ones()) {{ let k: u32 = lo + nth_bit(m, j); let old = s.v[{slot}]; s.v[{slot}] = k - {base} + {min}; s.keep_sampled({target}, {player}u32, {kept}); s.v[{slot}] = old; }}\n                m = 0;\n            }}\n"
+            "            if s.counts_only() {{ s.complete_counted(u64::from(m.count_ones())); m = 0; }} else if s.samples_only() {{\n                if let Some(j) = s.sample_block(m.count_ones()) {{ let k: u32 = lo + nth_bit(m, j, n); let old = s.v[{slot}]; s.v[{slot}] = k - {base} + {min}; s.keep_sampled({target}, {player}u32, {kept}); s.v[{slot}] = old; }}\n                m = 0;\n            }}\n"
         )
     }
 
