@@ -203,6 +203,12 @@ pub struct Generator<'a> {
     safety: Vec<Safety>,
     /// Per node, the check a move search replaces by walking on.
     fused: Vec<Option<FusedCheck>>,
+    /// The same for keeper walks run in place: they make no visited
+    /// check (a join's is made only while deduplicating, which a first
+    /// walk does not; `keeper_walks` takes no walk with one on a cycle),
+    /// so a walk may be fused across joins a move search checks
+    /// (reversi's flips).
+    fused_keeper: Vec<Option<FusedCheck>>,
     /// Whether some node function was generated with its check fused (the
     /// runtime counts completed walks only then).
     walks_counted: bool,
@@ -296,8 +302,15 @@ impl<'a> Generator<'a> {
             small = vec![None; p.nodes.len()];
         }
         let needs_hash = needs_hash(p, &reach_visits, &small, &small_move);
-        let fused = fused_checks(p);
-        let move_clobber = move_clobbers(p, &needs_hash[0], &fused, &scalar_slots);
+        let fused = fused_checks(p, &move_visits);
+        let fused_keeper = fused_checks(p, &vec![false; p.nodes.len()]);
+        // A node fused in either kind of function leaves no slot changed.
+        let fused_anywhere: Vec<Option<FusedCheck>> = fused
+            .iter()
+            .zip(&fused_keeper)
+            .map(|(m, k)| m.or(*k))
+            .collect();
+        let move_clobber = move_clobbers(p, &needs_hash[0], &fused_anywhere, &scalar_slots);
         Generator {
             p,
             labels: std::cell::Cell::new(0),
@@ -328,6 +341,7 @@ impl<'a> Generator<'a> {
             reach_nodes: reach_nodes(p),
             safety: branch_safety(p, &invariants),
             fused,
+            fused_keeper,
             walks_counted: false,
             written: written_slots(p),
             kept_lists: Vec::new(),
@@ -512,6 +526,16 @@ impl<'a> Generator<'a> {
     fn label(&self) -> String {
         self.labels.set(self.labels.get() + 1);
         format!("'l{}", self.labels.get())
+    }
+
+    /// The check `node`'s function replaces by walking on, in the kind of
+    /// function being generated (move search or keeper walk in place).
+    fn fused_here(&self, node: u32) -> Option<FusedCheck> {
+        if self.in_keeper_walk {
+            self.fused_keeper[node as usize]
+        } else {
+            self.fused[node as usize]
+        }
     }
 
     /// What a function of the current kind returns to stop the search.
@@ -1167,10 +1191,16 @@ impl<'a> Generator<'a> {
         // (`analysis::fused_checks`): the node walks on, and follows `! P`
         // only if no move was completed.
         let fused = match (ctx, &risk) {
-            (Context::Move, None) => self.fused[node as usize],
+            (Context::Move, None) => self.fused_here(node),
             _ => None,
         };
-        let edges = if fused.is_some() { 0..0 } else { edges };
+        // A walk that may fail after the check's end still tests `! P`
+        // when it completed no move: that edge alone is generated, below.
+        let edges = match fused {
+            Some(f) if f.sure => 0..0,
+            Some(f) => f.negative..f.negative + 1,
+            None => edges,
+        };
         // Checks asked by several edges are evaluated once (the state is
         // the same for every edge of the node).
         let mut checks: Vec<(u32, u32)> = Vec::new();
@@ -1211,11 +1241,13 @@ impl<'a> Generator<'a> {
         if let Some(fused) = fused {
             self.walks_counted = true;
             let on = self.enter_then(p.edges[fused.positive].target, "");
-            let otherwise = self.enter_then(p.edges[fused.negative].target, "");
-            let _ = writeln!(
-                f,
-                "    let w = s.walks;\n    {on}\n    if s.walks == w {{ {otherwise} }}"
-            );
+            let _ = writeln!(f, "    let w = s.walks;\n    {on}");
+            if fused.sure {
+                let otherwise = self.enter_then(p.edges[fused.negative].target, "");
+                let _ = writeln!(f, "    if s.walks == w {{ {otherwise} }}");
+            } else {
+                f.push_str("    if s.walks == w {\n");
+            }
         }
         // A function that may leave its slot changed (`clobbers`) does not
         // undo its writes of it, nor its callees': it puts the slot back
@@ -1361,6 +1393,9 @@ impl<'a> Generator<'a> {
             }
             f.push_str("    }\n");
             self.reg = None;
+        }
+        if fused.is_some_and(|f| !f.sure) {
+            f.push_str("    }\n");
         }
         self.clobbering = None;
         self.tail = false;
@@ -1520,7 +1555,7 @@ impl<'a> Generator<'a> {
                 || at == p.end
                 || !info.can_finish_move
                 || info.visit_in_move
-                || self.fused[at as usize].is_some()
+                || self.fused_here(at).is_some()
                 || self.safety[at as usize] != Safety::Always
             {
                 return String::new();

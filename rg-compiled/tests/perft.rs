@@ -582,6 +582,135 @@ fn fused_keeper_checks_agree() {
     );
 }
 
+/// A move search's check copying the walk after it, where the walk counts
+/// what it places (a variable the check leaves out, as reversi's piece
+/// counters) and may still fail after the check's end (the square to the
+/// right must be empty). The reasoner walks on and, when no move
+/// completed, still tests `! c0`: taking the other way then would count
+/// moves the engine does not have.
+#[test]
+fn fused_checks_retest_when_the_walk_may_fail_after_them() {
+    let source = "
+        @disjointExhaustive k0 : k1 k5;
+        type Player = { one };
+        type Score = { 0 };
+        type Piece = { e, x, null };
+        type Square = { a, b, c, d };
+        type SquareOrNull = { null, a, b, c, d };
+        const right: SquareOrNull -> SquareOrNull = { :null, a: b, b: c, c: d };
+        const next: Square -> Square = { :a, a: b, b: c, c: d };
+        var board: SquareOrNull -> Piece = { :e, null: null };
+        var sq: SquareOrNull = a;
+        var count: Square = a;
+        begin, p0: player = one;
+        p0, n1: sq = Square(*);
+        n1, k0: board[sq] == e;
+        k0, k1: ? c0 -> c3;
+        k0, k5: ! c0 -> c3;
+        k1, k1a: board[sq] = x;
+        k1a, k2: count = next[count];
+        k2, k6: right[sq] != null;
+        k6, k3: sq = right[sq];
+        k3, k4: board[sq] == e;
+        k4, n4: $$ sq;
+        n4, p0: player = one;
+        k5, n5: $ last;
+        n5, end: player = keeper;
+        c0, c1: board[sq] = x;
+        c1, c2: right[sq] != null;
+        c2, c3: sq = right[sq];
+    ";
+    let e = common::engine(source, EngineOptions::default());
+    let expected = common::engine_perft(&e, 4);
+    assert!(expected[4] > 0, "{expected:?}");
+    common::assert_both_builds(
+        &e,
+        4,
+        &expected,
+        "    if s.walks == w {\n",
+        "the check is fused and retested",
+    );
+}
+
+/// A keeper's turn whose walk passes a join (two tests that may both
+/// hold, as reversi's rays rejoin after flipping or not): a move search
+/// keeps a visited check there, so only the keeper walk run in place,
+/// which makes none, fuses the check. Both agree with the engine.
+#[test]
+fn keeper_walks_in_place_fuse_checks_across_joins() {
+    let source = "
+        @disjointExhaustive k0 : k1 k7;
+        type Player = { one };
+        type Score = { 0 };
+        type Piece = { e, x, null };
+        type Square = { a, b, c, d };
+        type SquareOrNull = { null, a, b, c, d };
+        const right: SquareOrNull -> SquareOrNull = { :null, a: b, b: c, c: d };
+        var board: SquareOrNull -> Piece = { :e, null: null };
+        var sq: SquareOrNull = a;
+        begin, p0: player = one;
+        p0, n1: sq = Square(*);
+        n1, n2: board[sq] == e;
+        n2, n3: $$ sq;
+        n3, k0: player = keeper;
+        k0, k1: ? c0 -> c3;
+        k0, k7: ! c0 -> c3;
+        k1, k2: board[sq] = x;
+        k2, k3: sq != d;
+        k2, k3: sq != a;
+        k3, t0: ;
+        WALK_CHAIN
+        t25, k6: right[sq] != null;
+        k6, k4: sq = right[sq];
+        k4, p0: player = one;
+        k7, end: player = keeper;
+        c0, c2: board[sq] = x;
+        c2, c3a: sq != d;
+        c2, c3a: sq != a;
+        c3a, u0: ;
+        CHECK_CHAIN
+        u25, c4: right[sq] != null;
+        c4, c3: sq = right[sq];
+    ";
+    // A long way after the join: the engine keeps a visited check there.
+    let chain = |x: &str| -> String {
+        let links: Vec<String> = (0..25)
+            .map(|k| format!("{x}{k}, {x}{}: ;", k + 1))
+            .collect();
+        links.join("\n        ")
+    };
+    let source = &source
+        .replace("WALK_CHAIN", &chain("t"))
+        .replace("CHECK_CHAIN", &chain("u"))[..];
+    let first = EngineOptions {
+        first_keeper_walk: true,
+        ..EngineOptions::default()
+    };
+    let e = common::engine(source, first);
+    let program = e.program();
+    let k3 = program.nodes.iter().position(|n| n == "k3").expect("k3");
+    assert!(
+        program.node_info[k3].visit_in_move,
+        "the join keeps a check"
+    );
+    let expected = common::engine_perft(&e, 4);
+    assert!(expected[4] > 0, "{expected:?}");
+    let krate = rg_compiled::generate(program);
+    let game = common::game_source(&krate);
+    let fused: Vec<&str> = game
+        .split("pub(crate) fn ")
+        .filter(|f| f.contains("let w = s.walks;"))
+        .collect();
+    assert!(
+        !fused.is_empty() && fused.iter().all(|f| f.starts_with('k')),
+        "only the keeper walk's function is fused: {fused:?}"
+    );
+    common::assert_builds_count(&e, 4, &expected, &["--first-keeper-walk"]);
+    let searched = common::engine(source, EngineOptions::default());
+    let expected = common::engine_perft(&searched, 4);
+    common::assert_builds_count(&searched, 4, &expected, &[]);
+}
+
 /// Playouts draw each distinct move with the same probability: one ply of
 /// seven moves, one of them reached by two walks (the same move twice,
 /// which must count once), scoring the move's number and its square. Over

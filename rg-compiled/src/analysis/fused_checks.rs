@@ -9,8 +9,15 @@
 //! the check succeeds is sure to complete a move, `P` holds exactly when
 //! the walk from `a` completes a move: the reasoner walks from `a` and
 //! follows `b` only if no move was completed on the way.
+//!
+//! The walk may also make assignments the check leaves out (reversi's
+//! piece counters), to variables the check never mentions: an assignment
+//! cannot make the walk fail (a bad key stops the search either way), and
+//! what it writes cannot change the check's course.
 
-use rg_core::engine::program::{Action, Program};
+use std::collections::HashSet;
+
+use rg_core::engine::program::{Action, Op, Operand, Path, Program, Scalar, Space, Target};
 
 /// A node whose check can be replaced by walking on: its `? P` edge and
 /// its `! P` edge (indices into `Program::edges`).
@@ -18,15 +25,24 @@ use rg_core::engine::program::{Action, Program};
 pub struct FusedCheck {
     pub positive: usize,
     pub negative: usize,
+    /// Whether every walk node paired with the check's end is sure to
+    /// complete a move. Then a walk that completed none means `P` fails;
+    /// otherwise `! P` is still tested then (reversi: the scores after the
+    /// last move are compared three ways, which the analysis does not
+    /// know to be exhaustive).
+    pub sure: bool,
 }
 
 /// Most node pairs compared per candidate (keeps the analysis linear).
 const MAX_PAIRS: usize = 4096;
 
 /// Per node, the check its move search may replace by walking on.
-pub fn fused_checks(p: &Program) -> Vec<Option<FusedCheck>> {
+/// `visits`: per node, whether a move search ever makes its visited check
+/// (`gen::move_visits`: reversi's flipping rays have one on their cycle,
+/// which no arrival ever needs).
+pub fn fused_checks(p: &Program, visits: &[bool]) -> Vec<Option<FusedCheck>> {
     let keys: Vec<String> = p.edges.iter().map(|e| format!("{:?}", e.action)).collect();
-    let completes = sure_to_complete(p);
+    let completes = sure_to_complete(p, visits);
     (0..p.nodes.len() as u32)
         .map(|node| {
             let fused = candidate(p, node)?;
@@ -34,7 +50,15 @@ pub fn fused_checks(p: &Program) -> Vec<Option<FusedCheck>> {
                 return None;
             };
             let a = p.edges[fused.positive].target;
-            mirrors(p, &keys, &completes, from, to, a).then_some(fused)
+            let mentioned = check_variables(p, from, to)?;
+            let walk = Walk {
+                keys: &keys,
+                completes: &completes,
+                visits,
+                mentioned: &mentioned,
+            };
+            let sure = mirrors(p, &walk, (from, to), a)?;
+            Some(FusedCheck { sure, ..fused })
         })
         .collect()
 }
@@ -58,36 +82,66 @@ fn candidate(p: &Program, node: u32) -> Option<FusedCheck> {
     } else {
         (edges.start, edges.start + 1)
     };
-    Some(FusedCheck { positive, negative })
+    Some(FusedCheck {
+        positive,
+        negative,
+        sure: true,
+    })
+}
+
+/// What `mirrors` compares a check with: the program's edges as keys,
+/// the nodes sure to complete a move, the move visits made, and the
+/// variables the check mentions.
+struct Walk<'a> {
+    keys: &'a [String],
+    completes: &'a [bool],
+    visits: &'a [bool],
+    mentioned: &'a HashSet<usize>,
 }
 
 /// Whether the check from `from` to `to` mirrors the move walk from `a`:
 /// paired nodes have the same edges in the same order (no tags, no
-/// `player` assignments, no visited sets on the walk's side), and every
-/// walk node paired with `to` is sure to complete a move.
-fn mirrors(p: &Program, keys: &[String], completes: &[bool], from: u32, to: u32, a: u32) -> bool {
-    let mut seen = std::collections::HashSet::new();
+/// `player` assignments, no visited sets on the walk's side), but for
+/// walk nodes whose one edge assigns a variable the check does not
+/// mention (`mentioned`), which the walk passes alone. `None` if not;
+/// else whether every walk node paired with `to` is sure to complete a
+/// move.
+fn mirrors(p: &Program, walk: &Walk, (from, to): (u32, u32), a: u32) -> Option<bool> {
+    let Walk {
+        keys,
+        completes,
+        visits,
+        mentioned,
+    } = walk;
+    let mut seen = HashSet::new();
+    let mut sure = true;
     let mut stack = vec![(from, a)];
     while let Some((x, y)) = stack.pop() {
         if !seen.insert((x, y)) {
             continue;
         }
         if seen.len() > MAX_PAIRS {
-            return false;
+            return None;
         }
         if x == to {
-            if !completes[y as usize] {
-                return false;
-            }
+            sure &= completes[y as usize];
             continue;
         }
-        let info = p.node_info[y as usize];
-        if info.visit_in_move || y == p.end {
-            return false;
+        if visits[y as usize] || y == p.end {
+            return None;
         }
         let (xs, ys) = (p.edges_of(x), p.edges_of(y));
+        let same = xs.len() == ys.len()
+            && xs
+                .clone()
+                .zip(ys.clone())
+                .all(|(ex, ey)| keys[ex] == keys[ey]);
+        if !same && ys.len() == 1 && assigns_unmentioned(p, &p.edges[ys.start].action, mentioned) {
+            stack.push((x, p.edges[ys.start].target));
+            continue;
+        }
         if xs.len() != ys.len() || xs.is_empty() {
-            return false;
+            return None;
         }
         for (ex, ey) in xs.zip(ys) {
             if matches!(
@@ -95,26 +149,156 @@ fn mirrors(p: &Program, keys: &[String], completes: &[bool], from: u32, to: u32,
                 Action::Tag(_) | Action::VarTag(_) | Action::AssignPlayer(_)
             ) || keys[ex] != keys[ey]
             {
-                return false;
+                return None;
             }
             stack.push((p.edges[ex].target, p.edges[ey].target));
         }
     }
-    true
+    Some(sure)
+}
+
+/// Whether `action` assigns (a plain assignment, no `player`) a variable
+/// outside `mentioned`.
+fn assigns_unmentioned(p: &Program, action: &Action, mentioned: &HashSet<usize>) -> bool {
+    match action {
+        Action::Assign { target, .. } => {
+            variable_of(p, target.base).is_some_and(|v| !mentioned.contains(&v))
+        }
+        _ => false,
+    }
+}
+
+/// The variables the check from `from` to `to` (its nested checks
+/// included) reads or writes; `None` when some access cannot be placed
+/// in a variable.
+fn check_variables(p: &Program, from: u32, to: u32) -> Option<HashSet<usize>> {
+    let mut mentioned = HashSet::new();
+    let mut seen = HashSet::new();
+    let mut stack = vec![(from, to)];
+    while let Some((node, to)) = stack.pop() {
+        if node == to || !seen.insert(node) {
+            continue;
+        }
+        for edge in &p.edges[p.edges_of(node)] {
+            match &edge.action {
+                Action::Reach { from, to, .. } => stack.push((*from, *to)),
+                action => action_variables(p, action, &mut mentioned)?,
+            }
+            stack.push((edge.target, to));
+        }
+    }
+    Some(mentioned)
+}
+
+/// Adds the variables `action` reads or writes (not a check's).
+fn action_variables(p: &Program, action: &Action, out: &mut HashSet<usize>) -> Option<()> {
+    match action {
+        Action::Skip | Action::Tag(_) | Action::Reach { .. } => Some(()),
+        Action::VarTag(x) => scalar_variables(p, x, out),
+        Action::AssignPlayer(x) => {
+            out.insert(variable_of(p, p.player_slot)?);
+            scalar_variables(p, x, out)
+        }
+        Action::CompareScalars { lhs, rhs, .. } => {
+            scalar_variables(p, lhs, out)?;
+            scalar_variables(p, rhs, out)
+        }
+        Action::Compare { lhs, rhs, .. } => {
+            operand_variables(p, lhs, out)?;
+            operand_variables(p, rhs, out)
+        }
+        Action::Assign { target, value } => {
+            target_variables(p, target, out)?;
+            operand_variables(p, value, out)
+        }
+        Action::AssignAny { target, .. } => target_variables(p, target, out),
+    }
+}
+
+fn target_variables(p: &Program, target: &Target, out: &mut HashSet<usize>) -> Option<()> {
+    out.insert(variable_of(p, target.base)?);
+    for step in &target.steps {
+        scalar_variables(p, &step.key, out)?;
+    }
+    Some(())
+}
+
+fn operand_variables(p: &Program, operand: &Operand, out: &mut HashSet<usize>) -> Option<()> {
+    match operand {
+        Operand::Scalar(x) => scalar_variables(p, x, out),
+        Operand::Region(region) => path_variables(p, &region.path, out),
+    }
+}
+
+fn scalar_variables(p: &Program, x: &Scalar, out: &mut HashSet<usize>) -> Option<()> {
+    match x {
+        Scalar::Symbol(_) => Some(()),
+        Scalar::Slot(slot) => {
+            out.insert(variable_of(p, *slot)?);
+            Some(())
+        }
+        Scalar::Indexed(ix) => {
+            out.insert(variable_of(p, ix.key_slot)?);
+            if ix.space == Space::State {
+                out.insert(variable_of(p, ix.base)?);
+            }
+            Some(())
+        }
+        Scalar::Code(code) => {
+            for op in &code.ops {
+                match op {
+                    Op::Slot(slot) => {
+                        out.insert(variable_of(p, *slot)?);
+                    }
+                    Op::Load {
+                        space: Space::State,
+                        base,
+                        ..
+                    } => {
+                        out.insert(variable_of(p, *base)?);
+                    }
+                    _ => {}
+                }
+            }
+            Some(())
+        }
+        Scalar::Access(path) => path_variables(p, path, out),
+    }
+}
+
+fn path_variables(p: &Program, path: &Path, out: &mut HashSet<usize>) -> Option<()> {
+    if path.space == Space::State {
+        out.insert(variable_of(p, path.base)?);
+    }
+    for step in &path.steps {
+        scalar_variables(p, &step.key, out)?;
+    }
+    Some(())
+}
+
+/// The variable whose slots include `slot`: the one with the last base
+/// at or below it (each variable's slots run up to the next one's base).
+fn variable_of(p: &Program, slot: u32) -> Option<usize> {
+    if slot as usize >= p.initial.len() {
+        return None;
+    }
+    (0..p.variables.len())
+        .filter(|&k| p.variables[k].1 <= slot)
+        .max_by_key(|&k| p.variables[k].1)
 }
 
 /// Nodes from which every move walk surely reaches a `player` assignment
 /// (or stops the search on a fault): an unconditional edge leads to one
 /// or to such a node, or a check and its negation both lead to such
 /// nodes. No node on the way keeps a visited set, so no arrival is cut.
-fn sure_to_complete(p: &Program) -> Vec<bool> {
+fn sure_to_complete(p: &Program, visits: &[bool]) -> Vec<bool> {
     let n = p.nodes.len();
     let mut sure = vec![false; n];
     loop {
         let mut changed = false;
         for node in 0..n as u32 {
             let k = node as usize;
-            if sure[k] || node == p.end || p.node_info[k].visit_in_move {
+            if sure[k] || node == p.end || visits[k] {
                 continue;
             }
             let edges = &p.edges[p.edges_of(node)];
@@ -175,10 +359,15 @@ mod tests {
         r0, r1: board[sq] == e;
     ";
 
+    /// The engine's move-search visited checks (all kept).
+    fn engine_visits(p: &Program) -> Vec<bool> {
+        p.node_info.iter().map(|i| i.visit_in_move).collect()
+    }
+
     #[test]
     fn a_check_copying_the_walk_after_it_is_fused() {
         let p = program(&format!("{HEADER}{KEEPER_TURN}"));
-        let fused = fused_checks(&p);
+        let fused = fused_checks(&p, &engine_visits(&p));
         let k0 = node(&p, "k0");
         let f = fused[k0].expect("k0's check is fused");
         assert!(matches!(
@@ -197,15 +386,68 @@ mod tests {
         // The copy steps left where the walk steps right.
         let source = KEEPER_TURN.replace("c1, c3: sq = right[sq];", "c1, c3: sq = left[sq];");
         let p = program(&format!("{HEADER}{source}"));
-        assert!(fused_checks(&p).iter().all(Option::is_none));
+        assert!(fused_checks(&p, &engine_visits(&p))
+            .iter()
+            .all(Option::is_none));
     }
 
     #[test]
-    fn a_walk_that_may_stop_before_completing_is_not_fused() {
+    fn a_walk_that_may_stop_before_completing_is_fused_unsure() {
         // At k3 the walk goes on only when the square is empty: the check
-        // can succeed where no move completes.
+        // can succeed where no move completes, so `! P` is still tested
+        // when the walk completed none.
+        let p = program(&format!("{HEADER}{KEEPER_TURN}"));
+        assert!(fused_checks(&p, &engine_visits(&p))[node(&p, "k0")].is_some_and(|f| f.sure));
         let source = KEEPER_TURN.replace("k3, k5: ! r0 -> r1;", "");
         let p = program(&format!("{HEADER}{source}"));
-        assert!(fused_checks(&p).iter().all(Option::is_none));
+        let fused = fused_checks(&p, &engine_visits(&p));
+        assert!(fused[node(&p, "k0")].is_some_and(|f| !f.sure), "{fused:?}");
+    }
+
+    /// The walk of `KEEPER_TURN` with a count of placed stones the check
+    /// leaves out (as reversi's piece counters).
+    fn counting_turn(check_reads_count: bool) -> String {
+        let mut turn = KEEPER_TURN
+            .replace("k1, k2: board[sq] = x;", "k1, k1a: board[sq] = x;\n        k1a, k2: count = next[count];")
+            .replace("var sq:", "var count: Square = a;\n        const next: Square -> Square = { :a, a: b, b: c };\n        var sq:");
+        if check_reads_count {
+            // Both test the count after the step: skipping the walk's
+            // assignment would pair them, but the check reads the count
+            // before the walk assigns it.
+            turn = turn
+                .replace(
+                    "c1, c3: sq = right[sq];",
+                    "c1, c2: sq = right[sq];\n        c2, c3: count != c;",
+                )
+                .replace(
+                    "k2, k3: sq = right[sq];",
+                    "k2, k2b: sq = right[sq];\n        k2b, k3: count != c;",
+                );
+        }
+        format!("{HEADER}{turn}")
+    }
+
+    #[test]
+    fn a_walk_may_assign_what_the_check_does_not_mention() {
+        let p = program(&counting_turn(false));
+        let fused = fused_checks(&p, &engine_visits(&p));
+        assert!(fused[node(&p, "k0")].is_some(), "{fused:?}");
+    }
+
+    #[test]
+    fn a_walk_assigning_what_the_check_reads_is_not_fused() {
+        let p = program(&counting_turn(true));
+        let fused = fused_checks(&p, &engine_visits(&p));
+        assert!(fused.iter().all(Option::is_none), "{fused:?}");
+    }
+
+    #[test]
+    fn a_visit_made_on_the_walk_prevents_fusing() {
+        let p = program(&format!("{HEADER}{KEEPER_TURN}"));
+        let k2 = node(&p, "k2");
+        let mut visits = vec![false; p.nodes.len()];
+        assert!(fused_checks(&p, &visits)[node(&p, "k0")].is_some());
+        visits[k2] = true;
+        assert!(fused_checks(&p, &visits).iter().all(Option::is_none));
     }
 }
