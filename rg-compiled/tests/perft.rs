@@ -533,18 +533,10 @@ fn playouts_keep_the_first_keeper_walk_in_place() {
     assert_eq!(sums, vec![0.0], "{text}");
 }
 
-/// A keeper's turn as the RBG translation writes it: `? c0` copies the
-/// walk from `k1`, and fails when the square has no right neighbour (the
-/// game then ends through `! c0`). The reasoner walks on instead of asking
-/// the check, and must count the same as the engine on both ways.
-#[test]
-fn fused_keeper_checks_agree() {
-    // As in the optimizer's output, the two ways are declared disjoint
-    // (else the node is a branch the distinctness proof may not settle).
-    let source = "
-        @disjointExhaustive k0 : k1 k7;
-        type Player = { one, two };
-        type Score = { 0, 1 };
+/// Four squares in a row; the player marks an empty one, and the keeper's
+/// turn asks `? c0` (a copy of its walk) and marks the square: the start
+/// of the fused-check tests' games.
+const KEEPER_PLACES: &str = "
         type Piece = { e, x, null };
         type Square = { a, b, c, d };
         type SquareOrNull = { null, a, b, c, d };
@@ -558,7 +550,22 @@ fn fused_keeper_checks_agree() {
         n3, k0: player = keeper;
         k0, k1: ? c0 -> c3;
         k0, k7: ! c0 -> c3;
-        k1, k2: board[sq] = x;
+        k1, k2: board[sq] = x;";
+
+/// A keeper's turn as the RBG translation writes it: `? c0` copies the
+/// walk from `k1`, and fails when the square has no right neighbour (the
+/// game then ends through `! c0`). The reasoner walks on instead of asking
+/// the check, and must count the same as the engine on both ways.
+#[test]
+fn fused_keeper_checks_agree() {
+    // As in the optimizer's output, the two ways are declared disjoint
+    // (else the node is a branch the distinctness proof may not settle).
+    let source = &format!(
+        "
+        @disjointExhaustive k0 : k1 k7;
+        type Player = {{ one, two }};
+        type Score = {{ 0, 1 }};
+        {KEEPER_PLACES}
         k2, k6: right[sq] != null;
         k6, k3: sq = right[sq];
         k3, k4: ? r0 -> r1;
@@ -570,7 +577,8 @@ fn fused_keeper_checks_agree() {
         c1, c2: right[sq] != null;
         c2, c3: sq = right[sq];
         r0, r1: board[sq] == e;
-    ";
+    "
+    );
     let e = common::engine(source, EngineOptions::default());
     let expected = common::engine_perft(&e, 4);
     common::assert_both_builds(
@@ -638,24 +646,12 @@ fn fused_checks_retest_when_the_walk_may_fail_after_them() {
 /// which makes none, fuses the check. Both agree with the engine.
 #[test]
 fn keeper_walks_in_place_fuse_checks_across_joins() {
-    let source = "
+    let source = format!(
+        "
         @disjointExhaustive k0 : k1 k7;
-        type Player = { one };
-        type Score = { 0 };
-        type Piece = { e, x, null };
-        type Square = { a, b, c, d };
-        type SquareOrNull = { null, a, b, c, d };
-        const right: SquareOrNull -> SquareOrNull = { :null, a: b, b: c, c: d };
-        var board: SquareOrNull -> Piece = { :e, null: null };
-        var sq: SquareOrNull = a;
-        begin, p0: player = one;
-        p0, n1: sq = Square(*);
-        n1, n2: board[sq] == e;
-        n2, n3: $$ sq;
-        n3, k0: player = keeper;
-        k0, k1: ? c0 -> c3;
-        k0, k7: ! c0 -> c3;
-        k1, k2: board[sq] = x;
+        type Player = {{ one }};
+        type Score = {{ 0 }};
+        {KEEPER_PLACES}
         k2, k3: sq != d;
         k2, k3: sq != a;
         k3, t0: ;
@@ -671,7 +667,8 @@ fn keeper_walks_in_place_fuse_checks_across_joins() {
         CHECK_CHAIN
         u25, c4: right[sq] != null;
         c4, c3: sq = right[sq];
-    ";
+    "
+    );
     // A long way after the join: the engine keeps a visited check there.
     let chain = |x: &str| -> String {
         let links: Vec<String> = (0..25)
@@ -1400,13 +1397,9 @@ fn checks_pass_on_the_square_an_any_assignment_wrote() {
     );
 }
 
-/// A keeper walk run in place reading a map with a key outside the map's
-/// key type: leniently the map's default, strictly a fault, as in the
-/// engine. (Keeper walks, like checks, give a bad key a path of its own
-/// that calls nothing when it goes on: `Generator::load`.)
-#[test]
-fn keeper_walks_read_bad_keys_leniently_or_fault() {
-    let source = "
+/// Two squares: `right` steps from the second to `null`, a key `board`
+/// does not have (the bad-key tests' games).
+const OFF_BOARD_STEP: &str = "
         type Player = { one };
         type Score = { 0 };
         type Piece = { e, x };
@@ -1415,14 +1408,24 @@ fn keeper_walks_read_bad_keys_leniently_or_fault() {
         const right: Pos -> Pos = { :null, s1: s2 };
         var board: Sq -> Piece = { :e, s1: x };
         var pos: Pos = s1;
-        begin, p: player = one;
+        begin, p: player = one;";
+
+/// A keeper walk run in place reading a map with a key outside the map's
+/// key type: leniently the map's default, strictly a fault, as in the
+/// engine. (Keeper walks, like checks, give a bad key a path of its own
+/// that calls nothing when it goes on: `Generator::load`.)
+#[test]
+fn keeper_walks_read_bad_keys_leniently_or_fault() {
+    let source = &format!(
+        "{OFF_BOARD_STEP}
         p, p1: $ a;
         p1, k: player = keeper;
         k, k1: pos = right[pos];
         k1, k2: pos = right[pos];
         k2, k3: board[pos] == e;
         k3, end: player = keeper;
-    ";
+    "
+    );
     let options = |lenient| EngineOptions {
         lenient,
         first_keeper_walk: true,
@@ -1468,23 +1471,16 @@ fn keeper_walks_read_bad_keys_leniently_or_fault() {
 /// own path, which calls nothing when it goes on: `Generator::load`.)
 #[test]
 fn checks_read_bad_keys_leniently_or_fault() {
-    let source = "
-        type Player = { one };
-        type Score = { 0 };
-        type Piece = { e, x };
-        type Sq = { s1, s2 };
-        type Pos = { s1, s2, null };
-        const right: Pos -> Pos = { :null, s1: s2 };
-        var board: Sq -> Piece = { :e, s1: x };
-        var pos: Pos = s1;
-        begin, p: player = one;
+    let source = &format!(
+        "{OFF_BOARD_STEP}
         p, p1: ? c0 -> ct;
         p1, p2: $ a;
         p2, end: player = keeper;
         c0, c1: pos = right[pos];
         c1, c2: pos = right[pos];
         c2, ct: board[pos] == e;
-    ";
+    "
+    );
     let lenient = EngineOptions {
         lenient: true,
         ..EngineOptions::default()
