@@ -204,10 +204,10 @@ pub struct Generator<'a> {
     /// Per node, the check a move search replaces by walking on.
     fused: Vec<Option<FusedCheck>>,
     /// The same for keeper walks run in place: they make no visited
-    /// check (a join's is made only while deduplicating, which a first
-    /// walk does not; `keeper_walks` takes no walk with one on a cycle),
-    /// so a walk may be fused across joins a move search checks
-    /// (reversi's flips).
+    /// check (a first walk counts its joins' steps alone, `enter_move`,
+    /// and `keeper_walks` takes no walk with a check on a cycle), so a
+    /// walk may be fused across joins a move search checks (reversi's
+    /// flips).
     fused_keeper: Vec<Option<FusedCheck>>,
     /// Whether some node function was generated with its check fused (the
     /// runtime counts completed walks only then).
