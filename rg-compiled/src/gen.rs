@@ -302,8 +302,9 @@ impl<'a> Generator<'a> {
             small = vec![None; p.nodes.len()];
         }
         let needs_hash = needs_hash(p, &reach_visits, &small, &small_move);
-        let fused = fused_checks(p, &move_visits);
-        let fused_keeper = fused_checks(p, &vec![false; p.nodes.len()]);
+        let possible = |node, slot| invariants.possible(node, slot);
+        let fused = fused_checks(p, &move_visits, &possible);
+        let fused_keeper = fused_checks(p, &vec![false; p.nodes.len()], &possible);
         // A node fused in either kind of function leaves no slot changed.
         let fused_anywhere: Vec<Option<FusedCheck>> = fused
             .iter()

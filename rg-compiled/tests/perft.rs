@@ -640,6 +640,30 @@ fn fused_checks_retest_when_the_walk_may_fail_after_them() {
     );
 }
 
+/// Two games where the walk's extra assignment is not silent, as `? P`
+/// and the walk after it are fused (found in review; optimized as
+/// `--via compiled` does): a nested check past the outer check's end reads
+/// the assigned count, and a map write that faults where the check fails
+/// (the engine never walks there). Neither is fused; the counts agree.
+#[test]
+fn fused_checks_keep_the_engine_s_course() {
+    let games = [
+        (
+            "nested check reads",
+            include_str!("games/nested_check_reads.rg"),
+            4,
+        ),
+        ("faulting write", include_str!("games/faulting_write.rg"), 4),
+    ];
+    for (name, source, depth) in games {
+        let game = rg_core::parse::parse_game(source).expect("parses");
+        let passes = rg_core::opt::default_pipeline();
+        let game = rg_core::opt::optimize(&game, &passes, &mut |_| {});
+        let e = common::engine(&rg_core::print::print_game(&game), EngineOptions::default());
+        common::assert_agrees(name, &e, depth, &[]);
+    }
+}
+
 /// A keeper's turn whose walk passes a join (two tests that may both
 /// hold, as reversi's rays rejoin after flipping or not): a move search
 /// keeps a visited check there, so only the keeper walk run in place,

@@ -11,9 +11,12 @@
 //! follows `b` only if no move was completed on the way.
 //!
 //! The walk may also make assignments the check leaves out (reversi's
-//! piece counters), to variables the check never mentions: an assignment
-//! cannot make the walk fail (a bad key stops the search either way), and
-//! what it writes cannot change the check's course.
+//! piece counters), to variables the check (nested checks included) never
+//! mentions, when they cannot fault: a fixed slot assigned a symbol, a
+//! variable, or a constant map's entry at a key the value analysis shows
+//! always in the map. The fused walk makes them even where `P` fails, so
+//! one that could fault would stop a search the engine goes on with; and
+//! what they write cannot change the check's course.
 
 use std::collections::HashSet;
 
@@ -39,8 +42,14 @@ const MAX_PAIRS: usize = 4096;
 /// Per node, the check its move search may replace by walking on.
 /// `visits`: per node, whether a move search ever makes its visited check
 /// (`gen::move_visits`: reversi's flipping rays have one on their cycle,
-/// which no arrival ever needs).
-pub fn fused_checks(p: &Program, visits: &[bool]) -> Vec<Option<FusedCheck>> {
+/// which no arrival ever needs). `possible(node, slot)`: the symbols a
+/// scalar slot may hold at a node (`Invariants::possible`; `None`:
+/// unknown).
+pub fn fused_checks(
+    p: &Program,
+    visits: &[bool],
+    possible: &dyn Fn(u32, u32) -> Option<Vec<u32>>,
+) -> Vec<Option<FusedCheck>> {
     let keys: Vec<String> = p.edges.iter().map(|e| format!("{:?}", e.action)).collect();
     let completes = sure_to_complete(p, visits);
     (0..p.nodes.len() as u32)
@@ -56,6 +65,7 @@ pub fn fused_checks(p: &Program, visits: &[bool]) -> Vec<Option<FusedCheck>> {
                 completes: &completes,
                 visits,
                 mentioned: &mentioned,
+                possible,
             };
             let sure = mirrors(p, &walk, (from, to), a)?;
             Some(FusedCheck { sure, ..fused })
@@ -97,6 +107,7 @@ struct Walk<'a> {
     completes: &'a [bool],
     visits: &'a [bool],
     mentioned: &'a HashSet<usize>,
+    possible: &'a dyn Fn(u32, u32) -> Option<Vec<u32>>,
 }
 
 /// Whether the check from `from` to `to` mirrors the move walk from `a`:
@@ -112,6 +123,7 @@ fn mirrors(p: &Program, walk: &Walk, (from, to): (u32, u32), a: u32) -> Option<b
         completes,
         visits,
         mentioned,
+        possible,
     } = walk;
     let mut seen = HashSet::new();
     let mut sure = true;
@@ -136,7 +148,8 @@ fn mirrors(p: &Program, walk: &Walk, (from, to): (u32, u32), a: u32) -> Option<b
                 .clone()
                 .zip(ys.clone())
                 .all(|(ex, ey)| keys[ex] == keys[ey]);
-        if !same && ys.len() == 1 && assigns_unmentioned(p, &p.edges[ys.start].action, mentioned) {
+        let silent = |e: usize| assigns_safely(p, y, &p.edges[e].action, mentioned, possible);
+        if !same && ys.len() == 1 && silent(ys.start) {
             stack.push((x, p.edges[ys.start].target));
             continue;
         }
@@ -157,15 +170,76 @@ fn mirrors(p: &Program, walk: &Walk, (from, to): (u32, u32), a: u32) -> Option<b
     Some(sure)
 }
 
-/// Whether `action` assigns (a plain assignment, no `player`) a variable
-/// outside `mentioned`.
-fn assigns_unmentioned(p: &Program, action: &Action, mentioned: &HashSet<usize>) -> bool {
-    match action {
-        Action::Assign { target, .. } => {
-            variable_of(p, target.base).is_some_and(|v| !mentioned.contains(&v))
+/// Whether `action`, at `node`, assigns a fixed slot of a variable outside
+/// `mentioned` a value that cannot fault: a symbol, a variable's value, or
+/// a constant map's entry at a key every value `possible` there is in the
+/// map's key type (`player` is never assigned so).
+fn assigns_safely(
+    p: &Program,
+    node: u32,
+    action: &Action,
+    mentioned: &HashSet<usize>,
+    possible: &dyn Fn(u32, u32) -> Option<Vec<u32>>,
+) -> bool {
+    let Action::Assign {
+        target,
+        value: Operand::Scalar(value),
+    } = action
+    else {
+        return false;
+    };
+    let unmentioned = variable_of(p, target.base).is_some_and(|v| !mentioned.contains(&v));
+    let faultless = match value {
+        Scalar::Symbol(_) | Scalar::Slot(_) => true,
+        Scalar::Indexed(ix) => {
+            let values = possible(node, ix.key_slot).or_else(|| ever_held(p, ix.key_slot));
+            ix.space == Space::Pool
+                && values.is_some_and(|values| {
+                    values
+                        .iter()
+                        .all(|&v| p.key_tables[ix.table as usize].slot(v).is_some())
+                })
         }
         _ => false,
+    };
+    target.steps.is_empty() && unmentioned && faultless
+}
+
+/// Every symbol `slot` can ever hold, when each assignment that may write
+/// it writes a symbol or a constant map's entry (reversi's counters: the
+/// entries of `increment` and `decrement`); `None` otherwise.
+fn ever_held(p: &Program, slot: u32) -> Option<Vec<u32>> {
+    let variable = variable_of(p, slot)?;
+    let mut values = vec![*p.initial.get(slot as usize)?];
+    for edge in &p.edges {
+        let (target, written) = match &edge.action {
+            Action::Assign { target, value } => (target, Some(value)),
+            Action::AssignAny { target, .. } => (target, None),
+            _ => continue,
+        };
+        if variable_of(p, target.base) != Some(variable) {
+            continue;
+        }
+        if !target.steps.is_empty() {
+            return None;
+        }
+        if target.base != slot {
+            continue;
+        }
+        match (&edge.action, written) {
+            (Action::AssignAny { symbols, .. }, _) => values.extend_from_slice(symbols),
+            (_, Some(Operand::Scalar(Scalar::Symbol(x)))) => values.push(*x),
+            (_, Some(Operand::Scalar(Scalar::Indexed(ix)))) if ix.space == Space::Pool => {
+                for k in 0..ix.count {
+                    values.push(*p.pool.get((ix.base + k * ix.stride) as usize)?);
+                }
+            }
+            _ => return None,
+        }
     }
+    values.sort_unstable();
+    values.dedup();
+    Some(values)
 }
 
 /// The variables the check from `from` to `to` (its nested checks
@@ -173,10 +247,12 @@ fn assigns_unmentioned(p: &Program, action: &Action, mentioned: &HashSet<usize>)
 /// in a variable.
 fn check_variables(p: &Program, from: u32, to: u32) -> Option<HashSet<usize>> {
     let mut mentioned = HashSet::new();
+    // Per region: a node a nested check reaches past the outer check's end
+    // is still read.
     let mut seen = HashSet::new();
     let mut stack = vec![(from, to)];
     while let Some((node, to)) = stack.pop() {
-        if node == to || !seen.insert(node) {
+        if node == to || !seen.insert((node, to)) {
             continue;
         }
         for edge in &p.edges[p.edges_of(node)] {
@@ -359,6 +435,12 @@ mod tests {
         r0, r1: board[sq] == e;
     ";
 
+    /// `fused_checks` with the value analysis's possible values.
+    fn fused_with(p: &Program, visits: &[bool]) -> Vec<Option<FusedCheck>> {
+        let invariants = crate::invariants::invariants(p);
+        fused_checks(p, visits, &|node, slot| invariants.possible(node, slot))
+    }
+
     /// The engine's move-search visited checks (all kept).
     fn engine_visits(p: &Program) -> Vec<bool> {
         p.node_info.iter().map(|i| i.visit_in_move).collect()
@@ -367,7 +449,7 @@ mod tests {
     #[test]
     fn a_check_copying_the_walk_after_it_is_fused() {
         let p = program(&format!("{HEADER}{KEEPER_TURN}"));
-        let fused = fused_checks(&p, &engine_visits(&p));
+        let fused = fused_with(&p, &engine_visits(&p));
         let k0 = node(&p, "k0");
         let f = fused[k0].expect("k0's check is fused");
         assert!(matches!(
@@ -386,7 +468,7 @@ mod tests {
         // The copy steps left where the walk steps right.
         let source = KEEPER_TURN.replace("c1, c3: sq = right[sq];", "c1, c3: sq = left[sq];");
         let p = program(&format!("{HEADER}{source}"));
-        assert!(fused_checks(&p, &engine_visits(&p))
+        assert!(fused_with(&p, &engine_visits(&p))
             .iter()
             .all(Option::is_none));
     }
@@ -397,10 +479,10 @@ mod tests {
         // can succeed where no move completes, so `! P` is still tested
         // when the walk completed none.
         let p = program(&format!("{HEADER}{KEEPER_TURN}"));
-        assert!(fused_checks(&p, &engine_visits(&p))[node(&p, "k0")].is_some_and(|f| f.sure));
+        assert!(fused_with(&p, &engine_visits(&p))[node(&p, "k0")].is_some_and(|f| f.sure));
         let source = KEEPER_TURN.replace("k3, k5: ! r0 -> r1;", "");
         let p = program(&format!("{HEADER}{source}"));
-        let fused = fused_checks(&p, &engine_visits(&p));
+        let fused = fused_with(&p, &engine_visits(&p));
         assert!(fused[node(&p, "k0")].is_some_and(|f| !f.sure), "{fused:?}");
     }
 
@@ -430,15 +512,37 @@ mod tests {
     #[test]
     fn a_walk_may_assign_what_the_check_does_not_mention() {
         let p = program(&counting_turn(false));
-        let fused = fused_checks(&p, &engine_visits(&p));
+        let fused = fused_with(&p, &engine_visits(&p));
         assert!(fused[node(&p, "k0")].is_some(), "{fused:?}");
     }
 
     #[test]
     fn a_walk_assigning_what_the_check_reads_is_not_fused() {
         let p = program(&counting_turn(true));
-        let fused = fused_checks(&p, &engine_visits(&p));
+        let fused = fused_with(&p, &engine_visits(&p));
         assert!(fused.iter().all(Option::is_none), "{fused:?}");
+    }
+
+    #[test]
+    fn a_walk_assigning_what_a_nested_check_reads_is_not_fused() {
+        // No visits (as in a keeper walk run in place): only the assigned
+        // count keeps the check from being fused.
+        let source = include_str!("../../tests/games/nested_check_reads.rg");
+        let p = program(source);
+        let none = vec![false; p.nodes.len()];
+        assert!(fused_with(&p, &none)[node(&p, "k0")].is_none());
+    }
+
+    #[test]
+    fn a_walk_write_that_may_fault_is_not_silent() {
+        let source = include_str!("../../tests/games/faulting_write.rg");
+        let p = program(source);
+        let none = vec![false; p.nodes.len()];
+        assert!(fused_with(&p, &none)[node(&p, "k0")].is_none());
+        // A fixed slot assigned a constant map's entry at a key always in
+        // the map is silent (the counting turn above).
+        let p = program(&counting_turn(false));
+        assert!(fused_with(&p, &engine_visits(&p))[node(&p, "k0")].is_some());
     }
 
     #[test]
@@ -446,8 +550,8 @@ mod tests {
         let p = program(&format!("{HEADER}{KEEPER_TURN}"));
         let k2 = node(&p, "k2");
         let mut visits = vec![false; p.nodes.len()];
-        assert!(fused_checks(&p, &visits)[node(&p, "k0")].is_some());
+        assert!(fused_with(&p, &visits)[node(&p, "k0")].is_some());
         visits[k2] = true;
-        assert!(fused_checks(&p, &visits).iter().all(Option::is_none));
+        assert!(fused_with(&p, &visits).iter().all(Option::is_none));
     }
 }

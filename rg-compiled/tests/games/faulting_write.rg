@@ -1,0 +1,32 @@
+// A fused-check trap (found in review): the walk's write marks[sq] looks
+// silent, but faults at d, where the check fails and the engine never walks.
+type Player = { one };
+type Score = { 0 };
+type Piece = { e, x, null };
+type Square = { a, b, c, d };
+type SquareOrNull = { null, a, b, c, d };
+type Inner = { a, b, c };
+const right: SquareOrNull -> SquareOrNull = { :null, a: b, b: c, c: d };
+var board: SquareOrNull -> Piece = { :e, null: null };
+var marks: Inner -> Piece = { :e };
+var sq: SquareOrNull = a;
+begin, p0: player = one;
+p0, m0: marks[b] == e;
+m0, n1: sq = Square(*);
+n1, n2: $$ sq;
+n2, k0: board[sq] == e;
+k0, k1: ? c0 -> c9;
+k0, k5: ! c0 -> c9;
+k1, k1a: marks[sq] = x;
+k1a, k2: right[sq] != null;
+k2, k3: sq = right[sq];
+k3, k1a: board[sq] == x;
+k3, k9: board[sq] == e;
+k9, k10: board[sq] = x;
+k10, p0: player = one;
+k5, n5: $ last;
+n5, end: player = keeper;
+c0, c1: right[sq] != null;
+c1, c2: sq = right[sq];
+c2, c0: board[sq] == x;
+c2, c9: board[sq] == e;

@@ -1,0 +1,35 @@
+// A fused-check trap (found in review): the walk's count assignment looks
+// silent, but a nested check past the outer check's end reads the count.
+type Player = { one };
+type Score = { 0 };
+type Piece = { e, x, null };
+type Square = { a, b, c, d };
+type SquareOrNull = { null, a, b, c, d };
+type Count = { z0, z1, z2, z3 };
+const right: SquareOrNull -> SquareOrNull = { :null, a: b, b: c, c: d };
+const next: Count -> Count = { :z3, z0: z1, z1: z2, z2: z3 };
+var board: SquareOrNull -> Piece = { :e, null: null };
+var sq: SquareOrNull = a;
+var count: Count = z0;
+begin, p0: player = one;
+p0, n1: sq = Square(*);
+n1, n2: $$ sq;
+n2, k0: board[sq] == e;
+k0, k1: ? c0 -> c3;
+k0, k5: ! c0 -> c3;
+k1, k1a: count = next[count];
+k1a, k2: ? c1 -> z;
+k2, k3: right[sq] != null;
+k3, kL: sq = right[sq];
+kL, k2: board[sq] == x;
+kL, k9: board[sq] == e;
+k9, k10: board[sq] = x;
+k10, p0: player = one;
+k5, n5: $ last;
+n5, end: player = keeper;
+c0, c1: ? c1 -> z;
+c1, c2: right[sq] != null;
+c2, cL: sq = right[sq];
+cL, c1: board[sq] == x;
+cL, c3: board[sq] == e;
+c3, z: count != z2;
