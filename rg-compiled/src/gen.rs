@@ -7,7 +7,7 @@
 //! literals in tables; identifiers are made from numeric ids, so a game
 //! file cannot inject code.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use rg_core::engine::program::{
@@ -17,8 +17,8 @@ use rg_core::engine::program::{
 
 use crate::analysis::{
     branch_safety, check_writes, dead_values, fused_checks, loop_guards, needs_hash, reach_nodes,
-    small_move_visits, small_visits, written_slots, CheckWrites, Context, FusedCheck, Safety,
-    Written,
+    small_move_visits, small_visits, tautologies, written_slots, CheckWrites, Context, FusedCheck,
+    Safety, Written,
 };
 
 fn rust_str(s: &str) -> String {
@@ -209,6 +209,8 @@ pub struct Generator<'a> {
     /// walk may be fused across joins a move search checks (reversi's
     /// flips).
     fused_keeper: Vec<Option<FusedCheck>>,
+    /// Checks that always hold (`analysis::tautologies`): not evaluated.
+    tautologies: HashSet<(u32, u32)>,
     /// Whether some node function was generated with its check fused (the
     /// runtime counts completed walks only then).
     walks_counted: bool,
@@ -343,6 +345,7 @@ impl<'a> Generator<'a> {
             safety: branch_safety(p, &invariants),
             fused,
             fused_keeper,
+            tautologies: tautologies(p, &|node, slot| invariants.possible_in_check(node, slot)),
             walks_counted: false,
             written: written_slots(p),
             kept_lists: Vec::new(),
@@ -1197,7 +1200,11 @@ impl<'a> Generator<'a> {
         };
         // A walk that may fail after the check's end still tests `! P`
         // when it completed no move: that edge alone is generated, below.
+        // A pass (`! P` after the moves `P` copies) is followed when the
+        // edges before it completed no move (below).
+        let pass = fused.filter(|f| f.positive.is_none());
         let edges = match fused {
+            Some(f) if f.positive.is_none() => edges,
             Some(f) if f.sure => 0..0,
             Some(f) => f.negative..f.negative + 1,
             None => edges,
@@ -1239,10 +1246,13 @@ impl<'a> Generator<'a> {
         };
         let halt = self.halt();
         f.push_str("    let result = 'b: {\n");
-        if let Some(fused) = fused {
+        if fused.is_some() {
             self.walks_counted = true;
-            let on = self.enter_then(p.edges[fused.positive].target, "");
-            let _ = writeln!(f, "    let w = s.walks;\n    {on}");
+            f.push_str("    let w = s.walks;\n");
+        }
+        if let Some((fused, positive)) = fused.and_then(|f| Some((f, f.positive?))) {
+            let on = self.enter_then(p.edges[positive].target, "");
+            let _ = writeln!(f, "    {on}");
             if fused.sure {
                 let otherwise = self.enter_then(p.edges[fused.negative].target, "");
                 let _ = writeln!(f, "    if s.walks == w {{ {otherwise} }}");
@@ -1379,7 +1389,13 @@ impl<'a> Generator<'a> {
                 action => {
                     // Tests (and tags, which reachability searches ignore):
                     // nothing to undo.
-                    let ok = self.test(action, node, &repeated);
+                    let ok = match pass {
+                        Some(pass) if pass.negative == e && pass.sure => "s.walks == w".into(),
+                        Some(pass) if pass.negative == e => {
+                            format!("s.walks == w && {}", self.test(action, node, &repeated))
+                        }
+                        _ => self.test(action, node, &repeated),
+                    };
                     let then = self.enter_then(t, "");
                     let exit = if info.disjoint {
                         format!(" {done}")
@@ -1395,7 +1411,7 @@ impl<'a> Generator<'a> {
             f.push_str("    }\n");
             self.reg = None;
         }
-        if fused.is_some_and(|f| !f.sure) {
+        if fused.is_some_and(|f| f.positive.is_some() && !f.sure) {
             f.push_str("    }\n");
         }
         self.clobbering = None;
@@ -1677,6 +1693,9 @@ impl<'a> Generator<'a> {
                     "{{ s.fail_at(\"a map compared with a symbol\", {node}); return {halt} }}"
                 ),
             },
+            Action::Reach { negated, from, to } if self.tautologies.contains(&(*from, *to)) => {
+                (!negated).to_string()
+            }
             Action::Reach { negated, from, to } => {
                 let (clear, clear_small) = self.check_visits(*from);
                 // A check leaves the values as they were.

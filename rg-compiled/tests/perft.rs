@@ -1520,3 +1520,66 @@ fn checks_read_bad_keys_leniently_or_fault() {
         assert!(error.contains("null"), "{build:?}: {error}");
     }
 }
+
+/// A pass fused with the moves before it (`! c0` follows only when no
+/// stone was placed), and a keeper's check that the player can place or
+/// pass, which always holds and is not evaluated: the counts agree with
+/// the engine's, the pass on the full board included.
+#[test]
+fn passes_and_checks_that_always_hold_agree() {
+    let source = include_str!("games/pass_turn.rg");
+    let e = common::engine(source, EngineOptions::default());
+    let expected = common::engine_perft(&e, 5);
+    assert_eq!(
+        expected,
+        [1, 3, 6, 6, 6, 0],
+        "three placements, then a pass"
+    );
+    let t0 = e
+        .program()
+        .nodes
+        .iter()
+        .position(|n| n == "t0")
+        .expect("t0");
+    for build in [rg_compiled::Build::Speed, rg_compiled::Build::Quick] {
+        let krate = rg_compiled::generate_with(e.program(), build);
+        let game = common::game_source(&krate);
+        assert!(
+            game.contains("let ok: bool = s.walks == w;"),
+            "{build:?}: the pass is fused"
+        );
+        assert!(
+            !game.contains(&format!("r{t0}::<")),
+            "{build:?}: the check that always holds is not called"
+        );
+    }
+    common::assert_builds_count(&e, 5, &expected, &[]);
+}
+
+/// The keeper's check (and the pass it copies) reading a map that has no
+/// entry for some empty square it meets: the engine faults there, and so
+/// must the reasoner, which therefore evaluates the check. (The player's
+/// pass is a copy of its own: the search, fused with it, reads no map.)
+#[test]
+fn checks_that_may_fault_are_evaluated() {
+    let source = include_str!("games/pass_turn.rg")
+        .replace("var sq:", "var marks: Inner -> Piece = { :e };\nvar sq:")
+        .replace(
+            "t1, t2: board[sq] == e;",
+            "t1, t3: board[sq] == e;\nt3, t2: marks[sq] == e;",
+        )
+        .replace(
+            "t0, t2: ! c0 -> c2;",
+            "t0, t2: ! d0 -> d2;\nd0, d1: sq = Square(*);\nd1, d3: board[sq] == e;\nd3, d2: marks[sq] == e;",
+        );
+    let source = format!("type Inner = {{ b, c }};\n{source}");
+    let e = common::engine(&source, EngineOptions::default());
+    let initial = e.initial().expect("initial");
+    let fault = perft(&e, &initial, 2, &mut Budget::unlimited()).expect_err("the engine faults");
+    assert!(format!("{fault:?}").contains("key a"), "{fault:?}");
+    for build in [rg_compiled::Build::Speed, rg_compiled::Build::Quick] {
+        let bin = common::binary_with(&e, build);
+        let error = common::compiled_perft(&bin, 2, &[]).expect_err("the check faults");
+        assert!(error.contains("key a"), "{build:?}: {error}");
+    }
+}

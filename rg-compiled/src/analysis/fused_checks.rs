@@ -10,6 +10,12 @@
 //! the walk from `a` completes a move: the reasoner walks from `a` and
 //! follows `b` only if no move was completed on the way.
 //!
+//! The pass of a player who cannot move is the same test the other way
+//! round: a node whose last edge is `! P -> b`, where `P` copies the walk
+//! along the node's other edges (reversi's `! p_162` after its moves):
+//! the walk along them completes a move exactly when `P` holds, so `b` is
+//! followed only if none was completed.
+//!
 //! The walk may also make assignments the check leaves out (reversi's
 //! piece counters), to variables the check (nested checks included) never
 //! mentions, when they cannot fault: a fixed slot assigned a symbol, a
@@ -26,7 +32,9 @@ use rg_core::engine::program::{Action, Op, Operand, Path, Program, Scalar, Space
 /// its `! P` edge (indices into `Program::edges`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FusedCheck {
-    pub positive: usize,
+    /// The `? P` edge whose target the walk starts from; `None`: the walk
+    /// is along the node's own edges before `negative`, its last.
+    pub positive: Option<usize>,
     pub negative: usize,
     /// Whether every walk node paired with the check's end is sure to
     /// complete a move. Then a walk that completed none means `P` fails;
@@ -54,11 +62,14 @@ pub fn fused_checks(
     let completes = sure_to_complete(p, visits);
     (0..p.nodes.len() as u32)
         .map(|node| {
-            let fused = candidate(p, node)?;
-            let Action::Reach { from, to, .. } = p.edges[fused.positive].action else {
+            // (Only where a move search goes: a check's node has no walk.)
+            if !p.node_info[node as usize].can_finish_move {
+                return None;
+            }
+            let fused = candidate(p, node).or_else(|| pass_candidate(p, node))?;
+            let Action::Reach { from, to, .. } = p.edges[fused.negative].action else {
                 return None;
             };
-            let a = p.edges[fused.positive].target;
             let mentioned = check_variables(p, from, to)?;
             let walk = Walk {
                 keys: &keys,
@@ -67,10 +78,137 @@ pub fn fused_checks(
                 mentioned: &mentioned,
                 possible,
             };
-            let sure = mirrors(p, &walk, (from, to), a)?;
+            let start = match fused.positive {
+                Some(e) => Start::Edge(p.edges[e].target),
+                None => Start::Before(node, fused.negative),
+            };
+            let sure = mirrors(p, &walk, (from, to), start)?;
             Some(FusedCheck { sure, ..fused })
         })
         .collect()
+}
+
+/// The checks `(from, to)` that always hold: their first node's last edge
+/// is `! P -> to`, and `P` copies the walk along its other edges up to
+/// `to` (reversi's "can black move or pass"), so the check is `P or not
+/// P`. Only where no read in it can fault (`faultless`): a fault is the
+/// one outcome skipping the check would change. (Skipping also takes
+/// fewer steps towards the limit, as fused checks do.)
+/// `possible_in_check(node, slot)`: the symbols a scalar slot may hold at
+/// a check's node (`None`: unknown).
+pub fn tautologies(
+    p: &Program,
+    possible_in_check: &dyn Fn(u32, u32) -> Option<Vec<u32>>,
+) -> HashSet<(u32, u32)> {
+    let keys: Vec<String> = p.edges.iter().map(|e| format!("{:?}", e.action)).collect();
+    let none = vec![false; p.nodes.len()];
+    let checks: HashSet<(u32, u32)> = p
+        .edges
+        .iter()
+        .filter_map(|e| match e.action {
+            Action::Reach { from, to, .. } => Some((from, to)),
+            _ => None,
+        })
+        .collect();
+    checks
+        .into_iter()
+        .filter(|&(from, to)| {
+            let Some(pass) = pass_candidate(p, from) else {
+                return false;
+            };
+            let negative = &p.edges[pass.negative];
+            let Action::Reach {
+                from: pf, to: pt, ..
+            } = negative.action
+            else {
+                return false;
+            };
+            let mut completes = vec![false; p.nodes.len()];
+            completes[to as usize] = true;
+            let Some(mentioned) = check_variables(p, pf, pt) else {
+                return false;
+            };
+            let walk = Walk {
+                keys: &keys,
+                completes: &completes,
+                visits: &none,
+                mentioned: &mentioned,
+                possible: possible_in_check,
+            };
+            negative.target == to
+                && mirrors(p, &walk, (pf, pt), Start::Before(from, pass.negative)) == Some(true)
+                && faultless(p, from, to, possible_in_check)
+        })
+        .collect()
+}
+
+/// Whether no read or write in the check from `from` to `to` (its nested
+/// checks included) can fault: every map access is at a key its map
+/// surely has, by the values the key may hold there
+/// (`possible_in_check`) or ever (`ever_held`).
+fn faultless(
+    p: &Program,
+    from: u32,
+    to: u32,
+    possible_in_check: &dyn Fn(u32, u32) -> Option<Vec<u32>>,
+) -> bool {
+    let mut seen = HashSet::new();
+    let mut stack = vec![(from, to)];
+    while let Some((node, to)) = stack.pop() {
+        if node == to || !seen.insert((node, to)) {
+            continue;
+        }
+        for edge in &p.edges[p.edges_of(node)] {
+            let read = |x: &Scalar| scalar_faultless(p, node, x, possible_in_check);
+            let safe = match &edge.action {
+                Action::Skip | Action::Tag(_) => true,
+                Action::Reach { from, to, .. } => {
+                    stack.push((*from, *to));
+                    true
+                }
+                Action::VarTag(x) | Action::AssignPlayer(x) => read(x),
+                Action::CompareScalars { lhs, rhs, .. }
+                | Action::Compare {
+                    lhs: Operand::Scalar(lhs),
+                    rhs: Operand::Scalar(rhs),
+                    ..
+                } => read(lhs) && read(rhs),
+                Action::Assign {
+                    target,
+                    value: Operand::Scalar(value),
+                } => target.steps.is_empty() && read(value),
+                Action::AssignAny { target, .. } => target.steps.is_empty(),
+                Action::Compare { .. } | Action::Assign { .. } => false,
+            };
+            if !safe {
+                return false;
+            }
+            stack.push((edge.target, to));
+        }
+    }
+    true
+}
+
+/// Whether reading `x` at `node` cannot fault: a symbol, a variable, or a
+/// map's entry at a key variable whose every value is in the map.
+fn scalar_faultless(
+    p: &Program,
+    node: u32,
+    x: &Scalar,
+    possible_in_check: &dyn Fn(u32, u32) -> Option<Vec<u32>>,
+) -> bool {
+    match x {
+        Scalar::Symbol(_) | Scalar::Slot(_) => true,
+        Scalar::Indexed(ix) => {
+            let table = &p.key_tables[ix.table as usize];
+            let in_map = |values: Option<Vec<u32>>| {
+                values.is_some_and(|values| values.iter().all(|&v| table.slot(v).is_some()))
+            };
+            // (A check's entry may hold anything by the first.)
+            in_map(possible_in_check(node, ix.key_slot)) || in_map(ever_held(p, ix.key_slot))
+        }
+        Scalar::Access(_) | Scalar::Code(_) => false,
+    }
 }
 
 /// A node with exactly the two edges `? P -> a` and `! P -> b`.
@@ -93,10 +231,46 @@ fn candidate(p: &Program, node: u32) -> Option<FusedCheck> {
         (edges.start, edges.start + 1)
     };
     Some(FusedCheck {
-        positive,
+        positive: Some(positive),
         negative,
         sure: true,
     })
+}
+
+/// A node whose last edge is `! P -> b` after other edges, none of them a
+/// test of `P`.
+fn pass_candidate(p: &Program, node: u32) -> Option<FusedCheck> {
+    let edges = p.edges_of(node);
+    if edges.len() < 2 || node == p.end {
+        return None;
+    }
+    let negative = edges.end - 1;
+    let Action::Reach {
+        negated: true,
+        from,
+        to,
+    } = p.edges[negative].action
+    else {
+        return None;
+    };
+    let tests_p = p.edges[edges.start..negative]
+        .iter()
+        .any(|e| matches!(e.action, Action::Reach { from: f, to: t, .. } if (f, t) == (from, to)));
+    (!tests_p).then_some(FusedCheck {
+        positive: None,
+        negative,
+        sure: true,
+    })
+}
+
+/// Where the walk a check is compared with starts.
+#[derive(Clone, Copy)]
+enum Start {
+    /// At a node, along all its edges.
+    Edge(u32),
+    /// At a node, along its edges before the given one (which the walk
+    /// never comes back to).
+    Before(u32, usize),
 }
 
 /// What `mirrors` compares a check with: the program's edges as keys,
@@ -117,7 +291,7 @@ struct Walk<'a> {
 /// mention (`mentioned`), which the walk passes alone. `None` if not;
 /// else whether every walk node paired with `to` is sure to complete a
 /// move.
-fn mirrors(p: &Program, walk: &Walk, (from, to): (u32, u32), a: u32) -> Option<bool> {
+fn mirrors(p: &Program, walk: &Walk, (from, to): (u32, u32), start: Start) -> Option<bool> {
     let Walk {
         keys,
         completes,
@@ -127,8 +301,13 @@ fn mirrors(p: &Program, walk: &Walk, (from, to): (u32, u32), a: u32) -> Option<b
     } = walk;
     let mut seen = HashSet::new();
     let mut sure = true;
+    let (a, root_edges) = match start {
+        Start::Edge(a) => (a, p.edges_of(a)),
+        Start::Before(a, last) => (a, p.edges_of(a).start..last),
+    };
     let mut stack = vec![(from, a)];
     while let Some((x, y)) = stack.pop() {
+        let root = (x, y) == (from, a) && seen.is_empty();
         if !seen.insert((x, y)) {
             continue;
         }
@@ -139,10 +318,14 @@ fn mirrors(p: &Program, walk: &Walk, (from, to): (u32, u32), a: u32) -> Option<b
             sure &= completes[y as usize];
             continue;
         }
-        if visits[y as usize] || y == p.end {
+        let revisits_root = matches!(start, Start::Before(..)) && y == a && !root;
+        if visits[y as usize] || y == p.end || revisits_root {
             return None;
         }
-        let (xs, ys) = (p.edges_of(x), p.edges_of(y));
+        let (xs, ys) = match root {
+            true => (p.edges_of(x), root_edges.clone()),
+            false => (p.edges_of(x), p.edges_of(y)),
+        };
         let same = xs.len() == ys.len()
             && xs
                 .clone()
@@ -364,7 +547,8 @@ fn variable_of(p: &Program, slot: u32) -> Option<usize> {
 }
 
 /// Nodes from which every move walk surely reaches a `player` assignment
-/// (or stops the search on a fault): an unconditional edge leads to one
+/// (or stops the search on a fault): an unconditional edge (a tag, an
+/// assignment) leads to one
 /// or to such a node, or a check and its negation both lead to such
 /// nodes. No node on the way keeps a visited set, so no arrival is cut.
 fn sure_to_complete(p: &Program, visits: &[bool]) -> Vec<bool> {
@@ -380,7 +564,9 @@ fn sure_to_complete(p: &Program, visits: &[bool]) -> Vec<bool> {
             let edges = &p.edges[p.edges_of(node)];
             let unconditional = edges.iter().any(|e| match &e.action {
                 Action::AssignPlayer(_) => true,
-                Action::Skip | Action::Assign { .. } => sure[e.target as usize],
+                Action::Skip | Action::Assign { .. } | Action::Tag(_) | Action::VarTag(_) => {
+                    sure[e.target as usize]
+                }
                 _ => false,
             });
             let both_ways = edges.iter().any(|e| match e.action {
@@ -453,7 +639,7 @@ mod tests {
         let k0 = node(&p, "k0");
         let f = fused[k0].expect("k0's check is fused");
         assert!(matches!(
-            p.edges[f.positive].action,
+            p.edges[f.positive.expect("a `? P` edge")].action,
             Action::Reach { negated: false, .. }
         ));
         assert!(matches!(
@@ -543,6 +729,73 @@ mod tests {
         // the map is silent (the counting turn above).
         let p = program(&counting_turn(false));
         assert!(fused_with(&p, &engine_visits(&p))[node(&p, "k0")].is_some());
+    }
+
+    /// A player's turn with a pass, and a keeper's check that it can
+    /// place or pass.
+    const PASS_TURN: &str = include_str!("../../tests/games/pass_turn.rg");
+
+    #[test]
+    fn a_pass_copying_the_moves_before_it_is_fused() {
+        let p = program(PASS_TURN);
+        let fused = fused_with(&p, &engine_visits(&p));
+        let f = fused[node(&p, "p0")].expect("p0's pass is fused");
+        assert_eq!(f.positive, None);
+        assert!(f.sure, "the tag and the player assignment always complete");
+        assert!(matches!(
+            p.edges[f.negative].action,
+            Action::Reach { negated: true, .. }
+        ));
+        assert_eq!(fused.iter().flatten().count(), 1);
+        // The copy tests another square's content: not the same walk.
+        let source = PASS_TURN.replace("c1, c2: board[sq] == e;", "c1, c2: board[sq] == x;");
+        let p = program(&source);
+        assert!(fused_with(&p, &engine_visits(&p))
+            .iter()
+            .all(Option::is_none));
+    }
+
+    #[test]
+    fn a_pass_is_fused_only_after_the_moves() {
+        // The pass tried first: the walk cannot know yet whether it holds.
+        let source = PASS_TURN.replace("p0, n4: ! c0 -> c2;\n", "").replace(
+            "begin, p0: player = one;",
+            "begin, p0: player = one;\n        p0, n4: ! c0 -> c2;",
+        );
+        let p = program(&source);
+        assert!(fused_with(&p, &engine_visits(&p))[node(&p, "p0")].is_none());
+    }
+
+    fn tautologies_of(p: &Program) -> HashSet<(u32, u32)> {
+        let invariants = crate::invariants::invariants(p);
+        tautologies(p, &|node, slot| invariants.possible_in_check(node, slot))
+    }
+
+    #[test]
+    fn a_check_of_p_or_not_p_always_holds() {
+        let p = program(PASS_TURN);
+        let t0 = node(&p, "t0") as u32;
+        let t2 = node(&p, "t2") as u32;
+        assert_eq!(tautologies_of(&p), HashSet::from([(t0, t2)]));
+        // "Place, or pass when no square is taken": not the same walk.
+        let source = PASS_TURN.replace("t1, t2: board[sq] == e;", "t1, t2: board[sq] == x;");
+        let p = program(&source);
+        assert!(tautologies_of(&p).is_empty());
+    }
+
+    #[test]
+    fn a_check_that_may_fault_is_evaluated() {
+        // `marks` has no entry for c: reading it there faults (unless
+        // lenient), which skipping the check would hide.
+        let source = PASS_TURN
+            .replace("var sq:", "var marks: Inner -> Piece = { :e };\nvar sq:")
+            .replace("c1, c2: board[sq] == e;", "c1, c2: marks[sq] == e;")
+            .replace("t1, t2: board[sq] == e;", "t1, t2: marks[sq] == e;");
+        let p = program(&format!("type Inner = {{ b, c }};\n{source}"));
+        assert!(tautologies_of(&p).is_empty());
+        // The same with a key type covering every square.
+        let p = program(&format!("type Inner = {{ a, b, c }};\n{source}"));
+        assert_eq!(tautologies_of(&p).len(), 1);
     }
 
     #[test]
