@@ -2127,11 +2127,7 @@ fn goal_value(values: &[u32], slot: u32) -> i64 {
     if slot == INVALID {
         return 0;
     }
-    let score = values[slot as usize];
-    game::SCORES
-        .iter()
-        .find(|(id, _)| *id == score)
-        .map_or(0, |(_, v)| *v)
+    game::SCORE_OF[values[slot as usize] as usize]
 }
 
 /// Per byte `m` and `j < 8`: the position of set bit `j` of `m`.
