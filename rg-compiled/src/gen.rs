@@ -1587,9 +1587,18 @@ impl<'a> Generator<'a> {
             }
             seen += 1;
         };
-        let kept = self.kept_slots(at);
+        // One keep per block (not one per completion site, as
+        // `keep_sampled`): inline, when its few slots are known (connect4
+        // playouts +3%).
+        let keep = match self.kept_slots(at).as_str() {
+            "None" => format!("s.keep_sampled({target}, {player}u32, None)"),
+            kept => format!(
+                "s.keep_block({target}, {player}u32, {})",
+                kept.trim_start_matches("Some(").trim_end_matches(')')
+            ),
+        };
         format!(
-            "            if s.counts_only() {{ s.complete_counted(u64::from(count_bits(m, n))); m = 0; }} else if s.samples_only() {{\n                if let Some(j) = s.sample_block(count_bits(m, n)) {{ let k: u32 = lo + nth_bit(m, j, n); let old = s.v[{slot}]; s.v[{slot}] = k - {base} + {min}; s.keep_sampled({target}, {player}u32, {kept}); s.v[{slot}] = old; }}\n                m = 0;\n            }}\n"
+            "            if s.counts_only() {{ s.complete_counted(u64::from(count_bits(m, n))); m = 0; }} else if s.samples_only() {{\n                if let Some(j) = s.sample_block(count_bits(m, n)) {{ let k: u32 = lo + nth_bit(m, j, n); let old = s.v[{slot}]; s.v[{slot}] = k - {base} + {min}; {keep}; s.v[{slot}] = old; }}\n                m = 0;\n            }}\n"
         )
     }
 

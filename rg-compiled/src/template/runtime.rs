@@ -682,7 +682,10 @@ impl Search {
             l.visited.clear();
         }
         if game::MAY_BE_RISKY {
-            l.seen.clear();
+            // (A sampling search deduplicates by `keyed` alone.)
+            if mode != Mode::Sample {
+                l.seen.clear();
+            }
             if !l.keyed.is_empty() {
                 l.keyed.clear();
             }
@@ -1223,6 +1226,18 @@ impl Search {
         self.chosen_node = target;
         self.chosen = self.v;
         self.chosen[game::PLAYER_SLOT as usize] = player;
+    }
+
+    /// `keep_sampled` of a block's chosen move, whose walks write the
+    /// slots `kept` alone.
+    #[inline(always)]
+    pub fn keep_block(&mut self, target: u32, player: u32, kept: &'static [u32]) {
+        self.chosen_node = target;
+        for &slot in kept {
+            self.chosen[slot as usize] = self.v[slot as usize];
+        }
+        self.chosen[game::PLAYER_SLOT as usize] = player;
+        self.chosen_slots = Some(kept);
     }
 
     /// Keeps the state a sampled completion leads to: only the `kept`
