@@ -1583,3 +1583,52 @@ fn checks_that_may_fault_are_evaluated() {
         assert!(error.contains("key a"), "{build:?}: {error}");
     }
 }
+
+/// Games a review built where skipping a check or fusing a pass lost the
+/// engine's fault: a key slot also written by `player` assignments or by
+/// a write of its whole map, a pass copying a branch no move search
+/// enters, a check nesting itself. The reasoner faults where the engine
+/// does, with the same message.
+#[test]
+fn lost_faults_stay_faults() {
+    let games = [
+        (
+            "player",
+            include_str!("games/lost_fault_player.rg"),
+            3,
+            "key keeper",
+        ),
+        (
+            "map write",
+            include_str!("games/lost_fault_map_write.rg"),
+            2,
+            "key null",
+        ),
+        (
+            "unwalked",
+            include_str!("games/lost_fault_unwalked.rg"),
+            2,
+            "key a",
+        ),
+        (
+            "nesting",
+            include_str!("games/lost_fault_nesting.rg"),
+            1,
+            "nested more than 1000 deep",
+        ),
+    ];
+    for (name, source, depth, message) in games {
+        let e = common::engine(source, EngineOptions::default());
+        let initial = e.initial();
+        let fault = match initial {
+            Ok(initial) => perft(&e, &initial, depth, &mut Budget::unlimited())
+                .expect_err("the engine faults")
+                .to_string(),
+            Err(fault) => fault.to_string(),
+        };
+        assert!(fault.contains(message), "{name}: engine: {fault}");
+        let bin = common::binary_with(&e, rg_compiled::Build::Speed);
+        let error = common::compiled_perft(&bin, depth, &[]).expect_err("the reasoner faults");
+        assert!(error.contains(message), "{name}: compiled: {error}");
+    }
+}

@@ -24,7 +24,7 @@
 //! one that could fault would stop a search the engine goes on with; and
 //! what they write cannot change the check's course.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use rg_core::engine::program::{Action, Op, Operand, Path, Program, Scalar, Space, Target};
 
@@ -77,6 +77,7 @@ pub fn fused_checks(
                 visits,
                 mentioned: &mentioned,
                 possible,
+                moves: true,
             };
             let start = match fused.positive {
                 Some(e) => Start::Edge(p.edges[e].target),
@@ -134,6 +135,7 @@ pub fn tautologies(
                 visits: &none,
                 mentioned: &mentioned,
                 possible: possible_in_check,
+                moves: false,
             };
             negative.target == to
                 && mirrors(p, &walk, (pf, pt), Start::Before(from, pass.negative)) == Some(true)
@@ -145,48 +147,92 @@ pub fn tautologies(
 /// Whether no read or write in the check from `from` to `to` (its nested
 /// checks included) can fault: every map access is at a key its map
 /// surely has, by the values the key may hold there
-/// (`possible_in_check`) or ever (`ever_held`).
+/// (`possible_in_check`) or ever (`ever_held`), and no check nests itself
+/// (the engine stops endless nesting with a fault).
 fn faultless(
     p: &Program,
     from: u32,
     to: u32,
     possible_in_check: &dyn Fn(u32, u32) -> Option<Vec<u32>>,
 ) -> bool {
-    let mut seen = HashSet::new();
-    let mut stack = vec![(from, to)];
-    while let Some((node, to)) = stack.pop() {
-        if node == to || !seen.insert((node, to)) {
+    // Per region met: the regions its nodes check.
+    let mut nested: HashMap<(u32, u32), Vec<(u32, u32)>> = HashMap::new();
+    let mut regions = vec![(from, to)];
+    while let Some(region) = regions.pop() {
+        if nested.contains_key(&region) {
             continue;
         }
-        for edge in &p.edges[p.edges_of(node)] {
-            let read = |x: &Scalar| scalar_faultless(p, node, x, possible_in_check);
-            let safe = match &edge.action {
-                Action::Skip | Action::Tag(_) => true,
-                Action::Reach { from, to, .. } => {
-                    stack.push((*from, *to));
-                    true
-                }
-                Action::VarTag(x) | Action::AssignPlayer(x) => read(x),
-                Action::CompareScalars { lhs, rhs, .. }
-                | Action::Compare {
-                    lhs: Operand::Scalar(lhs),
-                    rhs: Operand::Scalar(rhs),
-                    ..
-                } => read(lhs) && read(rhs),
-                Action::Assign {
-                    target,
-                    value: Operand::Scalar(value),
-                } => target.steps.is_empty() && read(value),
-                Action::AssignAny { target, .. } => target.steps.is_empty(),
-                Action::Compare { .. } | Action::Assign { .. } => false,
-            };
-            if !safe {
-                return false;
+        let (start, end) = region;
+        let mut inner = Vec::new();
+        let mut seen = HashSet::new();
+        let mut stack = vec![start];
+        while let Some(node) = stack.pop() {
+            if node == end || !seen.insert(node) {
+                continue;
             }
-            stack.push((edge.target, to));
+            for edge in &p.edges[p.edges_of(node)] {
+                let read = |x: &Scalar| scalar_faultless(p, node, x, possible_in_check);
+                let safe = match &edge.action {
+                    Action::Skip | Action::Tag(_) => true,
+                    Action::Reach { from, to, .. } => {
+                        inner.push((*from, *to));
+                        regions.push((*from, *to));
+                        true
+                    }
+                    Action::VarTag(x) | Action::AssignPlayer(x) => read(x),
+                    Action::CompareScalars { lhs, rhs, .. }
+                    | Action::Compare {
+                        lhs: Operand::Scalar(lhs),
+                        rhs: Operand::Scalar(rhs),
+                        ..
+                    } => read(lhs) && read(rhs),
+                    Action::Assign {
+                        target,
+                        value: Operand::Scalar(value),
+                    } => target.steps.is_empty() && read(value),
+                    Action::AssignAny { target, .. } => target.steps.is_empty(),
+                    Action::Compare { .. } | Action::Assign { .. } => false,
+                };
+                if !safe {
+                    return false;
+                }
+                stack.push(edge.target);
+            }
+        }
+        nested.insert(region, inner);
+    }
+    !nests_itself(&nested, (from, to))
+}
+
+/// Whether a cycle of regions checking each other is reachable from
+/// `root` in `nested` (depth-first, with the regions on the path marked).
+fn nests_itself(nested: &HashMap<(u32, u32), Vec<(u32, u32)>>, root: (u32, u32)) -> bool {
+    let mut on_path = HashSet::new();
+    let mut done = HashSet::new();
+    // (region, index of its next nested region to visit)
+    let mut path = vec![(root, 0)];
+    on_path.insert(root);
+    while let Some((region, k)) = path.last_mut() {
+        let region = *region;
+        match nested.get(&region).and_then(|inner| inner.get(*k)) {
+            Some(&next) => {
+                *k += 1;
+                if on_path.contains(&next) {
+                    return true;
+                }
+                if done.insert(next) {
+                    on_path.insert(next);
+                    path.push((next, 0));
+                }
+            }
+            None => {
+                on_path.remove(&region);
+                done.insert(region);
+                path.pop();
+            }
         }
     }
-    true
+    false
 }
 
 /// Whether reading `x` at `node` cannot fault: a symbol, a variable, or a
@@ -282,11 +328,17 @@ struct Walk<'a> {
     visits: &'a [bool],
     mentioned: &'a HashSet<usize>,
     possible: &'a dyn Fn(u32, u32) -> Option<Vec<u32>>,
+    /// Whether the walk is a move search's, which the engine never takes
+    /// into a node that cannot finish a move: a check evaluates its copy
+    /// of such a node's edges, and a fault there would be lost.
+    moves: bool,
 }
 
 /// Whether the check from `from` to `to` mirrors the move walk from `a`:
 /// paired nodes have the same edges in the same order (no tags, no
-/// `player` assignments, no visited sets on the walk's side), but for
+/// `player` assignments, no visited sets on the walk's side, and a move
+/// walk's nodes can finish a move: the walk evaluates all the check
+/// does, so faults the same), but for
 /// walk nodes whose one edge assigns a variable the check does not
 /// mention (`mentioned`), which the walk passes alone. `None` if not;
 /// else whether every walk node paired with `to` is sure to complete a
@@ -298,6 +350,7 @@ fn mirrors(p: &Program, walk: &Walk, (from, to): (u32, u32), start: Start) -> Op
         visits,
         mentioned,
         possible,
+        moves,
     } = walk;
     let mut seen = HashSet::new();
     let mut sure = true;
@@ -319,7 +372,8 @@ fn mirrors(p: &Program, walk: &Walk, (from, to): (u32, u32), start: Start) -> Op
             continue;
         }
         let revisits_root = matches!(start, Start::Before(..)) && y == a && !root;
-        if visits[y as usize] || y == p.end || revisits_root {
+        let unwalked = *moves && !p.node_info[y as usize].can_finish_move;
+        if visits[y as usize] || y == p.end || revisits_root || unwalked {
             return None;
         }
         let (xs, ys) = match root {
@@ -390,7 +444,9 @@ fn assigns_safely(
 
 /// Every symbol `slot` can ever hold, when each assignment that may write
 /// it writes a symbol or a constant map's entry (reversi's counters: the
-/// entries of `increment` and `decrement`); `None` otherwise.
+/// entries of `increment` and `decrement`); `None` otherwise. Every write
+/// that may reach the slot counts: `player` assignments of the player's
+/// slot, and writes of a whole map covering it (which give `None`).
 fn ever_held(p: &Program, slot: u32) -> Option<Vec<u32>> {
     let variable = variable_of(p, slot)?;
     let mut values = vec![*p.initial.get(slot as usize)?];
@@ -398,6 +454,13 @@ fn ever_held(p: &Program, slot: u32) -> Option<Vec<u32>> {
         let (target, written) = match &edge.action {
             Action::Assign { target, value } => (target, Some(value)),
             Action::AssignAny { target, .. } => (target, None),
+            Action::AssignPlayer(x) if slot == p.player_slot => match x {
+                Scalar::Symbol(x) => {
+                    values.push(*x);
+                    continue;
+                }
+                _ => return None,
+            },
             _ => continue,
         };
         if variable_of(p, target.base) != Some(variable) {
@@ -406,8 +469,12 @@ fn ever_held(p: &Program, slot: u32) -> Option<Vec<u32>> {
         if !target.steps.is_empty() {
             return None;
         }
-        if target.base != slot {
+        let size = target.layout.size();
+        if !(target.base..target.base + size).contains(&slot) {
             continue;
+        }
+        if size != 1 {
+            return None;
         }
         match (&edge.action, written) {
             (Action::AssignAny { symbols, .. }, _) => values.extend_from_slice(symbols),
@@ -796,6 +863,40 @@ mod tests {
         // The same with a key type covering every square.
         let p = program(&format!("type Inner = {{ a, b, c }};\n{source}"));
         assert_eq!(tautologies_of(&p).len(), 1);
+    }
+
+    #[test]
+    fn a_check_reading_what_may_fault_by_other_writes_is_evaluated() {
+        // The key's slot is also written by `player` assignments (the
+        // keeper is no key of the map), or by a write of its whole map.
+        for source in [
+            include_str!("../../tests/games/lost_fault_player.rg"),
+            include_str!("../../tests/games/lost_fault_map_write.rg"),
+        ] {
+            let p = program(source);
+            assert!(tautologies_of(&p).is_empty(), "{source}");
+        }
+    }
+
+    #[test]
+    fn a_check_nesting_itself_is_evaluated() {
+        let p = program(include_str!("../../tests/games/lost_fault_nesting.rg"));
+        assert!(tautologies_of(&p).is_empty());
+    }
+
+    #[test]
+    fn a_pass_copying_a_branch_no_move_search_enters_is_not_fused() {
+        let source = include_str!("../../tests/games/lost_fault_unwalked.rg");
+        let p = program(source);
+        assert!(fused_with(&p, &engine_visits(&p))
+            .iter()
+            .all(Option::is_none));
+        // Without that branch (on both sides) the pass fuses.
+        let source = source
+            .replace("n1, z1: board[sq] == x;\n", "")
+            .replace("c1, d1: board[sq] == x;\n", "");
+        let p = program(&source);
+        assert!(fused_with(&p, &engine_visits(&p))[node(&p, "p0")].is_some());
     }
 
     #[test]
