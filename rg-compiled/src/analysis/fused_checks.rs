@@ -103,15 +103,7 @@ pub fn tautologies(
 ) -> HashSet<(u32, u32)> {
     let keys: Vec<String> = p.edges.iter().map(|e| format!("{:?}", e.action)).collect();
     let none = vec![false; p.nodes.len()];
-    let checks: HashSet<(u32, u32)> = p
-        .edges
-        .iter()
-        .filter_map(|e| match e.action {
-            Action::Reach { from, to, .. } => Some((from, to)),
-            _ => None,
-        })
-        .collect();
-    checks
+    super::check_regions(p)
         .into_iter()
         .filter(|&(from, to)| {
             let Some(pass) = pass_candidate(p, from) else {

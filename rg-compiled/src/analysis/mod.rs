@@ -50,6 +50,21 @@ pub fn check_entries(p: &Program) -> Vec<u32> {
     entries
 }
 
+/// Every check region `(from, to)` some edge asks, each once, in order.
+pub fn check_regions(p: &Program) -> Vec<(u32, u32)> {
+    let mut checks: Vec<(u32, u32)> = p
+        .edges
+        .iter()
+        .filter_map(|e| match e.action {
+            Action::Reach { from, to, .. } => Some((from, to)),
+            _ => None,
+        })
+        .collect();
+    checks.sort_unstable();
+    checks.dedup();
+    checks
+}
+
 /// Nodes a reachability search can visit: graph-reachable from the source
 /// of some check.
 pub fn reach_nodes(p: &Program) -> Vec<bool> {

@@ -44,17 +44,7 @@ pub fn check_writes(p: &Program) -> Vec<Option<CheckWrites>> {
         scalar
     };
     let mut of_node: Vec<Option<CheckWrites>> = vec![None; n];
-    let mut checks: Vec<(u32, u32)> = p
-        .edges
-        .iter()
-        .filter_map(|e| match e.action {
-            Action::Reach { from, to, .. } => Some((from, to)),
-            _ => None,
-        })
-        .collect();
-    checks.sort_unstable();
-    checks.dedup();
-    for (from, to) in checks {
+    for (from, to) in super::check_regions(p) {
         let mut seen = vec![false; n];
         let mut nodes = Vec::new();
         let mut stack = vec![from];
