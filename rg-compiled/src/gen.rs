@@ -1071,8 +1071,15 @@ impl<'a> Generator<'a> {
     /// `Some(&KEPT<k>)` when its walks write few slots, else `None` (the
     /// whole state).
     fn kept_slots(&mut self, node: u32) -> String {
+        self.kept_list(node)
+            .map_or_else(|| "None".into(), |list| format!("Some({list})"))
+    }
+
+    /// `&KEPT<k>`, the list of the few slots the walks completing at
+    /// `node` may write (`None`: not few).
+    fn kept_list(&mut self, node: u32) -> Option<String> {
         let Some(Written::Few(slots)) = &self.written[node as usize] else {
-            return "None".into();
+            return None;
         };
         let k = match self.kept_lists.iter().position(|l| l == slots) {
             Some(k) => k,
@@ -1081,7 +1088,7 @@ impl<'a> Generator<'a> {
                 self.kept_lists.len() - 1
             }
         };
-        format!("Some(&KEPT{k})")
+        Some(format!("&KEPT{k}"))
     }
 
     /// Whether writes into `node` must keep the state hash current.
@@ -1590,12 +1597,9 @@ impl<'a> Generator<'a> {
         // One keep per block (not one per completion site, as
         // `keep_sampled`): inline, when its few slots are known (connect4
         // playouts +3%).
-        let keep = match self.kept_slots(at).as_str() {
-            "None" => format!("s.keep_sampled({target}, {player}u32, None)"),
-            kept => format!(
-                "s.keep_block({target}, {player}u32, {})",
-                kept.trim_start_matches("Some(").trim_end_matches(')')
-            ),
+        let keep = match self.kept_list(at) {
+            Some(kept) => format!("s.keep_block({target}, {player}u32, {kept})"),
+            None => format!("s.keep_sampled({target}, {player}u32, None)"),
         };
         format!(
             "            if s.counts_only() {{ s.complete_counted(u64::from(count_bits(m, n))); m = 0; }} else if s.samples_only() {{\n                if let Some(j) = s.sample_block(count_bits(m, n)) {{ let k: u32 = lo + nth_bit(m, j, n); let old = s.v[{slot}]; s.v[{slot}] = k - {base} + {min}; {keep}; s.v[{slot}] = old; }}\n                m = 0;\n            }}\n"
