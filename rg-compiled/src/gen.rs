@@ -247,6 +247,10 @@ pub struct Generator<'a> {
     /// slot changed (`move_clobbers`, `clobbers`): their callers restore
     /// it, unless they may leave it changed too.
     clobber: [Vec<Option<u32>>; 2],
+    /// Reachability nodes whose functions keep their slot in registers
+    /// alone (`registers_only`): they never store it, so the values in
+    /// memory stay as they were and no caller restores them.
+    registers_only: Vec<bool>,
     /// The slot the node function being generated may leave changed.
     clobbering: Option<u32>,
     /// Whether the edge being generated is the last a reachability
@@ -314,6 +318,7 @@ impl<'a> Generator<'a> {
             .map(|(m, k)| m.or(*k))
             .collect();
         let move_clobber = move_clobbers(p, &needs_hash[0], &fused_anywhere, &scalar_slots);
+        let reach_clobber = clobbers(p, &needs_hash[1]);
         Generator {
             p,
             labels: std::cell::Cell::new(0),
@@ -323,7 +328,8 @@ impl<'a> Generator<'a> {
             subst: None,
             reg: None,
             scalar_slots,
-            clobber: [move_clobber, clobbers(p, &needs_hash[1])],
+            registers_only: registers_only(p, &reach_clobber),
+            clobber: [move_clobber, reach_clobber],
             clobbering: None,
             tail: false,
             move_visits,
@@ -965,7 +971,7 @@ impl<'a> Generator<'a> {
         };
         let enter = format!("(if {node} == {to} {{ FOUND }} else {{ {search} }})");
         match self.clobber[1][node as usize] {
-            Some(y) if leaves != Some(y) => {
+            Some(y) if leaves != Some(y) && !self.registers_only[node as usize] => {
                 format!("{{ let y0 = s.v[{y}]; let r = {enter}; s.v[{y}] = y0; r }}")
             }
             _ => enter,
@@ -1102,10 +1108,11 @@ impl<'a> Generator<'a> {
     fn write_own_slot(&mut self, x: u32, v: &str, node: u32) -> String {
         if self.reg.is_some() {
             self.reg = Some((x, "nv"));
-            format!(
-                "let nv: u32 = {v}; s.v[{x}] = nv; {}",
-                self.enter_then(node, "")
-            )
+            let store = match self.registers_only[node as usize] {
+                true => String::new(),
+                false => format!(" s.v[{x}] = nv;"),
+            };
+            format!("let nv: u32 = {v};{store} {}", self.enter_then(node, ""))
         } else {
             format!("s.v[{x}] = {v}; {}", self.enter_then(node, ""))
         }
@@ -1274,9 +1281,12 @@ impl<'a> Generator<'a> {
         // before each further edge. The last edge's call becomes a tail
         // call, and a ray a loop of jumps.
         self.clobbering = self.clobber[self.ctx_index()][node as usize];
-        let restores = self
-            .clobbering
-            .filter(|_| !info.disjoint && edges.len() > 1);
+        // (A function keeping it in registers alone never stores it.)
+        let restores = self.clobbering.filter(|_| {
+            !info.disjoint
+                && edges.len() > 1
+                && !(ctx == Context::Reach && self.registers_only[node as usize])
+        });
         // (A reachability function gets it as its argument.)
         if let (Some(x), Context::Move) = (restores, ctx) {
             let _ = writeln!(f, "    let x0 = s.v[{x}];");
@@ -1955,6 +1965,45 @@ fn clobbers(p: &Program, needs_hash: &[bool]) -> Vec<Option<u32>> {
         .collect()
 }
 
+/// Reachability nodes whose functions need not store the slot they may
+/// leave changed (`clobbers`): each reads it only through its `x0`
+/// argument or the value its edge just wrote, and passes it on only to
+/// functions that do the same. Not across a nested check, whose functions
+/// read the state in memory, nor an any-assignment of the slot, whose
+/// loop writes it there. Nothing between a check's entry and its result
+/// then reads the slot in memory, so the stores and the restores of it
+/// are dropped (reversi's rays, draughts' jump tests).
+fn registers_only(p: &Program, clobber: &[Option<u32>]) -> Vec<bool> {
+    let mut only: Vec<bool> = clobber.iter().map(Option::is_some).collect();
+    // The greatest set closed under the edges: drop nodes until none
+    // leads out of it.
+    loop {
+        let mut changed = false;
+        for node in 0..p.nodes.len() {
+            if only[node]
+                && p.edges[p.edges_of(node as u32)].iter().any(|e| {
+                    matches!(
+                        e.action,
+                        Action::Reach { .. }
+                            | Action::AssignAny { .. }
+                            | Action::Assign {
+                                value: Operand::Region(_),
+                                ..
+                            }
+                    ) || !only[e.target as usize]
+                        || clobber[e.target as usize] != clobber[node]
+                })
+            {
+                only[node] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            return only;
+        }
+    }
+}
+
 /// Move-search nodes whose visited check can ever be made: it has one
 /// (`visit_in_move`), and its visit guard does not skip it for every value
 /// the guard's variable may hold there (`Invariants::possible`: amazons'
@@ -2329,6 +2378,43 @@ mod tests {
             assert_eq!(entry[k], in_place);
             assert_eq!(nodes[k], in_place);
             assert!(!entry[q] && !nodes[q]);
+        }
+    }
+
+    /// A ray that only steps and tests keeps its square in registers; a
+    /// ray with a nested check on its way stores it (the nested check
+    /// reads the state), and so do the nodes leading to it.
+    #[test]
+    fn rays_keep_their_square_in_registers_unless_a_nested_check_reads_it() {
+        let ray = |step: &str| {
+            format!(
+                "{}
+                var board: SquareOrNull -> Piece = {{ :e, null: null }};
+                var at: SquareOrNull = a;
+                begin, p: player = one;
+                p, q: at = Square(*);
+                q, m: ? r0 -> rt;
+                m, end: player = keeper;
+                r0, r1: at = right[at];
+                {step}
+                r2, r0: board[at] == e;
+                r2, rt: board[at] == x;
+                n0, nt: board[at] == null;",
+                crate::test_games::HEADER
+            )
+        };
+        let plain = program(&ray("r1, r2: at != null;"));
+        let nested = program(&ray("r1, r2: ? n0 -> nt;"));
+        for (p, only) in [(plain, true), (nested, false)] {
+            let generator = Generator::new(&p, Build::Speed);
+            for name in ["r0", "r1"] {
+                let node = crate::test_games::node(&p, name);
+                assert!(generator.clobber[1][node].is_some(), "{name}");
+                assert_eq!(generator.registers_only[node], only, "{name}");
+            }
+            // The nested check's own nodes write nothing.
+            let n0 = crate::test_games::node(&p, "n0");
+            assert!(!generator.registers_only[n0]);
         }
     }
 

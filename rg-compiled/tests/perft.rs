@@ -862,8 +862,51 @@ fn checks_that_leave_their_square_changed_agree() {
         &e,
         4,
         &expected,
-        "] = x0;",
-        "the check's ray nodes put the square back from their `x0` argument",
+        "d, nv)",
+        "the check's ray nodes pass the square on in a register, never stored",
+    );
+}
+
+/// A ray whose squares a nested check tests: the ray's functions must
+/// store the square they step to, since the nested check reads it from
+/// the state (`registers_only` excludes them). Stale, the nested check
+/// would test the start square, which never holds the y.
+#[test]
+fn nested_checks_read_the_square_a_ray_stepped_to() {
+    let source = "
+        type Player = { one };
+        type Score = { 0 };
+        type Piece = { e, x, y };
+        type Sq = { null, s1, s2, s3, s4, s5, s6 };
+        const right: Sq -> Sq = { :null, s1: s2, s2: s3, s3: s4, s4: s5, s5: s6 };
+        var board: Sq -> Piece = { :e, s6: y, null: x };
+        var pos: Sq = s1;
+        begin, p: player = one;
+        p, p1: pos = Sq(*);
+        p1, p2: board[pos] == e;
+        p2, p3: ? r0 -> rt;
+        p3, p4: board[pos] = x;
+        p4, p5: $$ pos;
+        p5, p: player = one;
+        p1, q: board[pos] == y;
+        q, q1: $$ pos;
+        q1, end: player = keeper;
+        r0, ra: pos = right[pos];
+        ra, ra1: board[pos] == e;
+        ra1, ra: pos = right[pos];
+        ra, rt: ? n0 -> nt;
+        n0, nt: board[pos] == y;
+    ";
+    let e = common::engine(source, EngineOptions::default());
+    let expected = common::engine_perft(&e, 3);
+    // The five squares left of the y see it, or the y's square ends.
+    assert_eq!(expected[..2], [1, 6], "{expected:?}");
+    common::assert_both_builds(
+        &e,
+        3,
+        &expected,
+        "] = nv;",
+        "the ray's nodes store the square for the nested check",
     );
 }
 
