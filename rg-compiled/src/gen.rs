@@ -1472,7 +1472,7 @@ impl<'a> Generator<'a> {
     /// the square's piece (`x = T(*); board[x] == c`, or several such
     /// tests, `==` or `!=`), as a loop that does not branch per square:
     ///
-    /// a loop over the set bits of `Search::mask_eq`, the tests of up to
+    /// a loop over the set bits of `Search::mask_in`, the tests of up to
     /// 64 squares at once, four per SSE2 comparison. The branch per
     /// square mispredicts on the random boards of playouts (playouts of
     /// hex_9x9 +29%, breakthrough +18%, englishDraughts +12% with masks
@@ -1550,13 +1550,20 @@ impl<'a> Generator<'a> {
         {
             return None;
         }
-        let tests: Vec<String> = tests
+        // The `==` tests in one mask, each `!=` in its own.
+        let equal: Vec<String> = tests
             .iter()
-            .map(|&(negated, c)| match negated {
-                false => format!("s.mask_eq(lo, n, {c})"),
-                true => format!("(!s.mask_eq(lo, n, {c}) & (u64::MAX >> (64 - n)))"),
-            })
+            .filter(|&&(negated, _)| !negated)
+            .map(|&(_, c)| c.to_string())
             .collect();
+        let mut tests: Vec<String> = tests
+            .iter()
+            .filter(|&&(negated, _)| negated)
+            .map(|&(_, c)| format!("(!s.mask_in(lo, n, [{c}]) & (u64::MAX >> (64 - n)))"))
+            .collect();
+        if !equal.is_empty() {
+            tests.insert(0, format!("s.mask_in(lo, n, [{}])", equal.join(", ")));
+        }
         let blocks: Vec<String> = (from..to)
             .step_by(64)
             .map(|lo| format!("({lo}u32, {}u32)", (to - lo).min(64)))
@@ -2477,11 +2484,13 @@ mod tests {
             .filter(|l| l.trim_start().starts_with("if ") && l.contains("} || {"))
             .count();
         assert_eq!(prefiltered, 1, "{game}");
-        let masks: Vec<&str> = game.lines().filter(|l| l.contains("s.mask_eq(")).collect();
+        let masks: Vec<&str> = game.lines().filter(|l| l.contains("s.mask_in(")).collect();
         assert_eq!(masks.len(), 1, "{game}");
         assert!(
-            masks[0].matches("s.mask_eq(").count() == 2 && masks[0].contains(" | "),
-            "both tests in the mask: {}",
+            masks[0].matches("s.mask_in(").count() == 1
+                && masks[0].contains(", [")
+                && masks[0].contains(", "),
+            "both tests in one mask: {}",
             masks[0]
         );
     }

@@ -912,7 +912,7 @@ fn nested_checks_read_the_square_a_ray_stepped_to() {
 
 /// A scan for a rare piece (one king on 19 squares: four SSE2 comparisons
 /// and three squares after them) visits the squares holding it
-/// (`Search::mask_eq`), in the move search and in checks, one of which
+/// (`Search::mask_in`), in the move search and in checks, one of which
 /// targets the test's own node (found at the first square). The king
 /// walks over every square, so it is found at every place in and after
 /// the blocks of four.
@@ -952,13 +952,13 @@ fn sparse_scans_agree() {
         &e,
         3,
         &expected,
-        "s.mask_eq(",
+        "s.mask_in(",
         "the king's scans are masked",
     );
 }
 
 /// Board scans test up to 64 squares at once into a bitmask and visit its
-/// set bits (`Search::mask_eq`): on a board of 70 squares (a block of 64 and
+/// set bits (`Search::mask_in`): on a board of 70 squares (a block of 64 and
 /// one of 6), for squares that are not empty (a negated test, few squares
 /// pass), in the move search and in the checks after it ("a piece is
 /// left", and one whose target is the test's node, found at the first
@@ -1001,12 +1001,69 @@ fn masked_scans_agree() {
     // Seven pieces, one fewer each move.
     assert_eq!(expected, [1, 7, 42, 210, 840]);
     let krate = rg_compiled::generate(e.program());
-    let masks = common::game_source(&krate).matches("!s.mask_eq(").count();
+    let masks = common::game_source(&krate).matches("!s.mask_in(").count();
     assert!(
         masks >= 2,
         "the move search and the check are masked: {masks}"
     );
-    common::assert_both_builds(&e, 4, &expected, "!s.mask_eq(", "the scans are masked");
+    common::assert_both_builds(&e, 4, &expected, "!s.mask_in(", "the scans are masked");
+}
+
+/// A scan for either of two pieces tests both in one mask
+/// (`Search::mask_in`): on 70 squares, pieces in the blocks of sixteen
+/// (2, 5, 17, 63, 64), in the block of four after them (65, 66) and in
+/// the squares after that (70). The counts are the engine's.
+#[test]
+fn two_piece_masks_agree() {
+    let squares: Vec<String> = (1..=70).map(|k| format!("q{k}")).collect();
+    let pieces: Vec<String> = [
+        (2, 'k'),
+        (5, 'm'),
+        (17, 'k'),
+        (63, 'm'),
+        (64, 'k'),
+        (65, 'm'),
+        (66, 'k'),
+        (70, 'm'),
+    ]
+    .iter()
+    .map(|(k, piece)| format!("q{k}: {piece}"))
+    .collect();
+    let source = format!(
+        "
+        type Player = {{ one }};
+        type Score = {{ 0 }};
+        type Piece = {{ e, k, m }};
+        type Sq = {{ {} }};
+        var board: Sq -> Piece = {{ :e, {} }};
+        var sq: Sq = q1;
+        begin, p: player = one;
+        p, n1: sq = Sq(*);
+        n1, n2: board[sq] == k;
+        n1, n2: board[sq] == m;
+        n2, n3: board[sq] = e;
+        n3, n4: $$ sq;
+        n4, p: player = one;
+        p, end: player = keeper;
+        ",
+        squares.join(", "),
+        pieces.join(", ")
+    );
+    let e = common::engine(&source, EngineOptions::default());
+    let expected = common::engine_perft(&e, 3);
+    // Eight pieces to take, or stop.
+    assert_eq!(expected, [1, 9, 64, 392]);
+    let krate = rg_compiled::generate(e.program());
+    let both = common::game_source(&krate)
+        .split("s.mask_in(lo, n, [")
+        .skip(1)
+        .any(|rest| {
+            rest.split(']')
+                .next()
+                .is_some_and(|values| values.contains(','))
+        });
+    assert!(both, "both pieces in one mask");
+    common::assert_builds_count(&e, 3, &expected, &[]);
 }
 
 /// Move searches whose walks write only the square may leave it changed on

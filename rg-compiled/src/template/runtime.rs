@@ -1737,33 +1737,53 @@ impl Search {
         false
     }
 
-    /// Bit `i` set where slot `from + i` holds `value`, `i < n ≤ 64`: a
-    /// board scan's tests without a branch per square, four slots per
-    /// SSE2 comparison (LLVM does not vectorize the gathering of bits).
+    /// Bit `i` set where slot `from + i` holds one of `values`,
+    /// `i < n ≤ 64`: a board scan's tests without a branch per square.
+    /// Four slots per SSE2 comparison, the values' comparisons or-ed, and
+    /// sixteen slots' results packed to bytes for one `movemask` (LLVM
+    /// does not vectorize the gathering of bits; a `movemask` per four
+    /// slots and per value was 7% of englishDraughts' playouts).
     #[inline(always)]
-    pub fn mask_eq(&self, from: u32, n: u32, value: u32) -> u64 {
+    pub fn mask_in<const K: usize>(&self, from: u32, n: u32, values: [u32; K]) -> u64 {
         let slots = &self.v[from as usize..(from + n.min(64)) as usize];
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{
-                __m128i, _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_ps,
-                _mm_set1_epi32,
+                __m128i, _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_epi8,
+                _mm_movemask_ps, _mm_or_si128, _mm_packs_epi16, _mm_packs_epi32, _mm_set1_epi32,
             };
             let mut m = 0u64;
-            let mut chunks = slots.chunks_exact(4);
-            // SAFETY: SSE2 is part of x86_64; each load reads the 16 bytes
-            // of a chunk of four `u32`s (unaligned loads allowed).
+            let mut i = 0;
+            // SAFETY: SSE2 is part of x86_64; each load reads four `u32`s
+            // of `slots` (`i + 4 <= slots.len()`; unaligned loads allowed).
             unsafe {
-                let needle = _mm_set1_epi32(value as i32);
-                for (k, chunk) in chunks.by_ref().enumerate() {
-                    let x = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
-                    let bits = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, needle)));
-                    m |= u64::from(bits as u32) << (4 * k);
+                let needles = values.map(|v| _mm_set1_epi32(v as i32));
+                // All ones in the lanes of the four slots at `i` that hold
+                // one of the values.
+                let eq = |i: usize| {
+                    let x = _mm_loadu_si128(slots.as_ptr().add(i).cast::<__m128i>());
+                    let mut c = _mm_cmpeq_epi32(x, needles[0]);
+                    for &v in &needles[1..] {
+                        c = _mm_or_si128(c, _mm_cmpeq_epi32(x, v));
+                    }
+                    c
+                };
+                while i + 16 <= slots.len() {
+                    // (Signed saturation keeps all ones and zeros.)
+                    let low = _mm_packs_epi32(eq(i), eq(i + 4));
+                    let high = _mm_packs_epi32(eq(i + 8), eq(i + 12));
+                    let bits = _mm_movemask_epi8(_mm_packs_epi16(low, high));
+                    m |= u64::from(bits as u16) << i;
+                    i += 16;
+                }
+                while i + 4 <= slots.len() {
+                    let bits = _mm_movemask_ps(_mm_castsi128_ps(eq(i)));
+                    m |= u64::from(bits as u32) << i;
+                    i += 4;
                 }
             }
-            let shift = slots.len() & !3;
-            for (j, &x) in chunks.remainder().iter().enumerate() {
-                m |= u64::from(x == value) << (shift + j);
+            for (j, &x) in slots[i..].iter().enumerate() {
+                m |= u64::from(values.contains(&x)) << (i + j);
             }
             m
         }
@@ -1771,7 +1791,7 @@ impl Search {
         {
             let mut m = 0u64;
             for (j, &x) in slots.iter().enumerate() {
-                m |= u64::from(x == value) << j;
+                m |= u64::from(values.contains(&x)) << j;
             }
             m
         }
