@@ -617,6 +617,7 @@ impl<'a> Generator<'a> {
         );
         let _ = writeln!(out, "pub const SLOTS: usize = {};", p.initial.len());
         let _ = writeln!(out, "pub const SYMBOL_COUNT: usize = {};", p.symbols.len());
+        let _ = writeln!(out, "pub type Val = {};", value_type(p));
         let _ = writeln!(
             out,
             "pub const SMALL_VISIT_NODES: usize = {};",
@@ -676,12 +677,12 @@ impl<'a> Generator<'a> {
             score_of[id as usize] = v;
         }
         let _ = writeln!(out, "pub static SCORE_OF: &[i64] = &[{}];", list(&score_of));
-        let _ = writeln!(out, "pub static INITIAL: &[u32] = &[{}];", list(&p.initial));
+        let _ = writeln!(out, "pub static INITIAL: &[Val] = &[{}];", list(&p.initial));
         // An array, not a slice: its length is known where it is indexed
         // (chess perft 8% faster, reversi 5%).
         let _ = writeln!(
             out,
-            "pub static POOL: [u32; {}] = [{}];",
+            "pub static POOL: [Val; {}] = [{}];",
             p.pool.len(),
             list(&p.pool)
         );
@@ -918,7 +919,7 @@ impl<'a> Generator<'a> {
             let skip = self.guard_test(Context::Move, node);
             let visit = match self.small_move[node as usize] {
                 Some((slot, k)) => {
-                    format!("s.visit_move_small({k}, s.v[{slot}], {node})")
+                    format!("s.visit_move_small({k}, u32::from(s.v[{slot}]), {node})")
                 }
                 None => format!("s.visit_move({node})"),
             };
@@ -1110,11 +1111,11 @@ impl<'a> Generator<'a> {
             self.reg = Some((x, "nv"));
             let store = match self.registers_only[node as usize] {
                 true => String::new(),
-                false => format!(" s.v[{x}] = nv;"),
+                false => format!(" s.v[{x}] = nv as Val;"),
             };
             format!("let nv: u32 = {v};{store} {}", self.enter_then(node, ""))
         } else {
-            format!("s.v[{x}] = {v}; {}", self.enter_then(node, ""))
+            format!("s.v[{x}] = ({v}) as Val; {}", self.enter_then(node, ""))
         }
     }
 
@@ -1128,7 +1129,7 @@ impl<'a> Generator<'a> {
             )
         } else {
             format!(
-                "let o = {o} as usize; let v: u32 = {v}; let old = s.v[o]; s.v[o] = v; {}",
+                "let o = {o} as usize; let v: u32 = {v}; let old = s.v[o]; s.v[o] = v as Val; {}",
                 self.enter_then(node, "s.v[o] = old;")
             )
         }
@@ -1149,7 +1150,7 @@ impl<'a> Generator<'a> {
                 let k = self.safe_tables.len();
                 self.safe_tables.push((slot, safe));
                 Some(format!(
-                    "let opened = !s.is_risky() && {{ let x = s.v[{slot}]; !SAFE{k}.get((x >> 6) as usize).is_some_and(|w| (w >> (x & 63)) & 1 != 0) }} && s.open_risk();"
+                    "let opened = !s.is_risky() && {{ let x = u32::from(s.v[{slot}]); !SAFE{k}.get((x >> 6) as usize).is_some_and(|w| (w >> (x & 63)) & 1 != 0) }} && s.open_risk();"
                 ))
             }
         }
@@ -1289,14 +1290,14 @@ impl<'a> Generator<'a> {
         });
         // (A reachability function gets it as its argument.)
         if let (Some(x), Context::Move) = (restores, ctx) {
-            let _ = writeln!(f, "    let x0 = s.v[{x}];");
+            let _ = writeln!(f, "    let x0 = u32::from(s.v[{x}]);");
         }
         for e in edges.clone() {
             let edge = &p.edges[e];
             let t = edge.target;
             f.push_str("    {\n");
             if let (Some(x), true) = (restores, e > edges.start) {
-                let _ = writeln!(f, "        s.v[{x}] = x0;");
+                let _ = writeln!(f, "        s.v[{x}] = x0 as Val;");
             }
             self.tail = ctx == Context::Reach && (info.disjoint || e + 1 == edges.end);
             // Until the edge writes the slot, it holds `x0`.
@@ -1619,7 +1620,7 @@ impl<'a> Generator<'a> {
             None => format!("s.keep_sampled({target}, {player}u32, None)"),
         };
         format!(
-            "            if s.counts_only() {{ s.complete_counted(u64::from(count_bits(m, n))); m = 0; }} else if s.samples_only() {{\n                if let Some(j) = s.sample_block(count_bits(m, n)) {{ let k: u32 = lo + nth_bit(m, j, n); let old = s.v[{slot}]; s.v[{slot}] = k - {base} + {min}; {keep}; s.v[{slot}] = old; }}\n                m = 0;\n            }}\n"
+            "            if s.counts_only() {{ s.complete_counted(u64::from(count_bits(m, n))); m = 0; }} else if s.samples_only() {{\n                if let Some(j) = s.sample_block(count_bits(m, n)) {{ let k: u32 = lo + nth_bit(m, j, n); let old = s.v[{slot}]; s.v[{slot}] = (k - {base} + {min}) as Val; {keep}; s.v[{slot}] = old; }}\n                m = 0;\n            }}\n"
         )
     }
 
@@ -1652,7 +1653,7 @@ impl<'a> Generator<'a> {
             let (write, restore) = if self.hashed(t) {
                 ("let old = s.write(o, sym);", "s.unwrite(o, old);")
             } else {
-                ("let old = s.v[o]; s.v[o] = sym;", "s.v[o] = old;")
+                ("let old = s.v[o]; s.v[o] = sym as Val;", "s.v[o] = old;")
             };
             let result = match self.ctx {
                 Context::Move => format!("if {test} {{ {enter} }} else {{ false }}"),
@@ -1801,7 +1802,7 @@ impl<'a> Generator<'a> {
     fn read(&self, slot: u32) -> String {
         match self.reg {
             Some((x, local)) if x == slot => local.into(),
-            _ => format!("s.v[{slot}]"),
+            _ => format!("u32::from(s.v[{slot}])"),
         }
     }
 
@@ -1941,8 +1942,8 @@ impl<'a> Generator<'a> {
             );
         }
         match space {
-            Space::State => code.push_str(" s.v[o as usize] }"),
-            Space::Pool => code.push_str(" POOL[o as usize] }"),
+            Space::State => code.push_str(" u32::from(s.v[o as usize]) }"),
+            Space::Pool => code.push_str(" u32::from(POOL[o as usize]) }"),
         }
         code
     }
@@ -1970,6 +1971,23 @@ fn clobbers(p: &Program, needs_hash: &[bool]) -> Vec<Option<u32>> {
             _ => None,
         })
         .collect()
+}
+
+/// The type of a state slot and a constant pool entry (`runtime::Val`):
+/// the narrowest unsigned integer whose greatest value is above every
+/// symbol id (and every value of the state and the pool, which are
+/// symbols), so that a lenient read's `INVALID`, narrowed to it, is no
+/// symbol either.
+fn value_type(p: &Program) -> &'static str {
+    let values = p.initial.iter().chain(&p.pool).map(|&v| v as usize + 1);
+    let bound = values.fold(p.symbols.len(), usize::max);
+    if bound <= usize::from(u8::MAX) {
+        "u8"
+    } else if bound <= usize::from(u16::MAX) {
+        "u16"
+    } else {
+        "u32"
+    }
 }
 
 /// Reachability nodes whose functions need not store the slot they may
@@ -2345,7 +2363,7 @@ mod tests {
         assert!(generator.reach_visits[s0]);
         let game = generator.game();
         let probe = crate::test_games::slot(&p, "probe");
-        let visit = |node: usize| format!("s.v[{probe}], {node}))");
+        let visit = |node: usize| format!("u32::from(s.v[{probe}]), {node}))");
         assert!(!game.contains(&visit(s1)), "{game}");
         assert!(game.contains(&visit(s0)), "{game}");
     }
@@ -2423,6 +2441,27 @@ mod tests {
             let n0 = crate::test_games::node(&p, "n0");
             assert!(!generator.registers_only[n0]);
         }
+    }
+
+    /// Slots are bytes while every symbol id is below `u8::MAX` (the
+    /// narrowed `INVALID`), else `u16`: 255 symbols fit a byte, 256 do not.
+    #[test]
+    fn slots_are_the_narrowest_type_above_every_symbol() {
+        let game = |symbols: usize| {
+            let names: Vec<String> = (0..symbols).map(|k| format!("s{k}")).collect();
+            program(&format!(
+                "type Player = {{ one }};
+                type Score = {{ 0 }};
+                type S = {{ {} }};
+                var x: S = s0;
+                begin, end: player = keeper;",
+                names.join(", ")
+            ))
+        };
+        // (The game's own symbols: one, 0, keeper, random, and S's.)
+        let own = game(1).symbols.len() - 1;
+        assert_eq!(value_type(&game(255 - own)), "u8");
+        assert_eq!(value_type(&game(256 - own)), "u16");
     }
 
     /// Loops over consecutive symbols are exclusive ranges (LLVM bounds

@@ -23,6 +23,14 @@ use crate::game;
 
 /// The "no value" of key lookups (symbol ids never reach it).
 pub const INVALID: u32 = u32::MAX;
+
+/// A state slot: the narrowest unsigned integer type above every symbol
+/// id (`game::Val`), so a state is a quarter of its `u32` size in most
+/// games (copied whole where a move writes a computed square; scanned 16
+/// squares per SSE2 load). Values are handled as `u32` and narrowed when
+/// stored; a lenient read's `INVALID` narrows to `Val::MAX`, which is no
+/// symbol either.
+pub type Val = game::Val;
 /// Search steps per move generation before the search is declared
 /// non-terminating (the engine's `DEFAULT_STEP_LIMIT`).
 pub const DEFAULT_STEP_LIMIT: u64 = 20_000_000;
@@ -114,7 +122,7 @@ impl Layout {
 
 /// Copies a value between layouts through keys (the engine's `copy_value`).
 fn copy_value(
-    source: &[u32],
+    source: &[Val],
     source_offset: u32,
     source_layout: &Layout,
     out: &mut [u32],
@@ -124,7 +132,9 @@ fn copy_value(
     if source_layout == out_layout {
         let n = out_layout.size() as usize;
         let (s, o) = (source_offset as usize, out_offset as usize);
-        out[o..o + n].copy_from_slice(&source[s..s + n]);
+        for (out, &x) in out[o..o + n].iter_mut().zip(&source[s..s + n]) {
+            *out = u32::from(x);
+        }
         return Ok(());
     }
     match (source_layout, out_layout) {
@@ -216,7 +226,8 @@ fn zobrist() -> &'static [u128] {
 /// `z(slot, value)` for a state slot, from the table when there is one.
 #[inline(always)]
 fn zs(table: &[u128], slot: usize, value: u32) -> u128 {
-    if TABULATED {
+    // (A stored `INVALID` is `Val::MAX`, past the symbols: not tabulated.)
+    if TABULATED && (value as usize) < game::SYMBOL_COUNT {
         if let Some(&c) = table.get(slot * game::SYMBOL_COUNT + value as usize) {
             return c;
         }
@@ -224,11 +235,11 @@ fn zs(table: &[u128], slot: usize, value: u32) -> u128 {
     z(slot, value)
 }
 
-fn hash_values(table: &[u128], values: &[u32]) -> u128 {
+fn hash_values(table: &[u128], values: &[Val]) -> u128 {
     values
         .iter()
         .enumerate()
-        .fold(0, |h, (slot, &v)| h ^ zs(table, slot, v))
+        .fold(0, |h, (slot, &v)| h ^ zs(table, slot, u32::from(v)))
 }
 
 /// A hasher for keys that already are uniformly distributed hashes.
@@ -363,26 +374,33 @@ impl StampSet {
         self.generation = 0;
     }
 
-    /// Adds `i`; false if it already was there.
+    /// Adds element `value` of row `k`; false if it already was there.
     #[inline(always)]
-    fn insert(&mut self, i: usize) -> bool {
-        match self.stamps.get_mut(i) {
+    fn insert(&mut self, k: usize, value: u32) -> bool {
+        match symbol_index(k, value).and_then(|i| self.stamps.get_mut(i)) {
             Some(stamp) if *stamp == self.generation => false,
             Some(stamp) => {
                 *stamp = self.generation;
                 true
             }
-            // Values are symbols: never reached.
+            // A lenient read's `INVALID`: never marked.
             None => true,
         }
     }
+}
+
+/// The index of `value` in row `k` of a table with a column per symbol
+/// (`None` for a lenient read's `INVALID`, which no row has).
+#[inline(always)]
+fn symbol_index(k: usize, value: u32) -> Option<usize> {
+    ((value as usize) < game::SYMBOL_COUNT).then(|| k * game::SYMBOL_COUNT + value as usize)
 }
 
 /// A game state: node and semistate.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub node: u32,
-    pub values: Box<[u32]>,
+    pub values: Box<[Val]>,
 }
 
 /// A move: its tags, who saw each tag (when visibility changes), and the
@@ -402,8 +420,8 @@ pub enum Player {
     Keeper,
 }
 
-fn player_of(values: &[u32]) -> Player {
-    let mover = values[game::PLAYER_SLOT as usize];
+fn player_of(values: &[Val]) -> Player {
+    let mover = u32::from(values[game::PLAYER_SLOT as usize]);
     if mover == game::RANDOM {
         Player::Random
     } else if let Some(index) = game::PLAYERS.iter().position(|&s| s == mover) {
@@ -438,7 +456,7 @@ impl Default for Options {
 #[derive(Default)]
 pub struct Moves {
     pub nodes: Vec<u32>,
-    pub values: Vec<u32>,
+    pub values: Vec<Val>,
     /// Tags of move `i`: `tags[tag_start[i]..tag_start[i + 1]]`.
     pub tags: Vec<u32>,
     pub tag_start: Vec<u32>,
@@ -463,7 +481,7 @@ impl Moves {
         self.nodes.is_empty()
     }
 
-    pub fn values_of(&self, i: usize) -> &[u32] {
+    pub fn values_of(&self, i: usize) -> &[Val] {
         &self.values[i * game::SLOTS..(i + 1) * game::SLOTS]
     }
 
@@ -550,14 +568,15 @@ struct Level {
     /// Risky completions: key -> move index (collect) or next-state hash.
     keyed: HashMap<u128, u128, Prehashed>,
     /// First modes, when walks after the first are checked: the kept
-    /// move's state.
-    chosen: Vec<u32>,
+    /// move's state, and the node it leads to.
+    chosen: Vec<Val>,
+    chosen_target: u32,
 }
 
 /// The search machinery; the generated node functions work on it.
 pub struct Search {
     /// The semistate, changed in place by the node functions.
-    pub v: [u32; game::SLOTS],
+    pub v: [Val; game::SLOTS],
     /// The hash of `v`, when `hv` says it is valid: computed when a
     /// visited set first needs it, then kept up to date by the writes
     /// below which a visited set may be met (and restored with them).
@@ -604,7 +623,7 @@ pub struct Search {
     sample_k: u64,
     sample_u: u64,
     chosen_node: u32,
-    chosen: [u32; game::SLOTS],
+    chosen: [Val; game::SLOTS],
     /// Sampling: the slots of `chosen` kept (`None`: all).
     chosen_slots: Option<&'static [u32]>,
     /// Move walks completed so far (before deduplication), counted only in
@@ -671,7 +690,7 @@ impl Search {
     #[inline(always)]
     fn enter_level(&mut self, mode: Mode, depth: u32, level: usize) {
         let stop_at_first = self.options.first_keeper_walk
-            && self.v[game::PLAYER_SLOT as usize] == game::KEEPER;
+            && u32::from(self.v[game::PLAYER_SLOT as usize]) == game::KEEPER;
         self.c = Ctx::new(mode, depth, level, self.tags.len(), stop_at_first);
         self.fresh_counts();
         if self.levels.len() <= level {
@@ -693,7 +712,7 @@ impl Search {
     }
 
     /// Loads a state for a search at level 0.
-    fn load(&mut self, values: &[u32], mode: Mode) {
+    fn load(&mut self, values: &[Val], mode: Mode) {
         self.v.copy_from_slice(values);
         self.restart(mode);
     }
@@ -841,12 +860,12 @@ impl Search {
 
     #[inline(always)]
     fn write_here(&mut self, slot: usize, value: u32) -> (u32, u128, bool) {
-        let old = self.v[slot];
+        let old = u32::from(self.v[slot]);
         let saved = (old, self.h, self.hv);
         if self.hv {
             self.h ^= zs(self.zt, slot, old) ^ zs(self.zt, slot, value);
         }
-        self.v[slot] = value;
+        self.v[slot] = value as Val;
         saved
     }
 
@@ -872,9 +891,9 @@ impl Search {
             self.h = h;
         } else if self.hv {
             // Computed below the write: keep it, without the write.
-            self.h ^= zs(self.zt, slot, self.v[slot]) ^ zs(self.zt, slot, old);
+            self.h ^= zs(self.zt, slot, u32::from(self.v[slot])) ^ zs(self.zt, slot, old);
         }
-        self.v[slot] = old;
+        self.v[slot] = old as Val;
     }
 
     /// Marks (node, semistate, tag prefix) visited in the move search;
@@ -908,13 +927,13 @@ impl Search {
             self.grow_small_move(depth);
         }
         let id = self.prefix_id;
-        match self.small_move[depth].get_mut(k * game::SYMBOL_COUNT + value as usize) {
+        match symbol_index(k, value).and_then(|i| self.small_move[depth].get_mut(i)) {
             Some(stamp) if *stamp == id => false,
             Some(stamp) => {
                 *stamp = id;
                 true
             }
-            // Values are symbols: never reached.
+            // A lenient read's `INVALID`: never marked.
             None => true,
         }
     }
@@ -1022,7 +1041,7 @@ impl Search {
     fn record_visibility(&mut self, position: usize) {
         let mut mask = 0u64;
         for (k, &slot) in game::VISIBLE_SLOTS.iter().enumerate().take(64) {
-            if slot != INVALID && self.v[slot as usize] == game::ONE {
+            if slot != INVALID && u32::from(self.v[slot as usize]) == game::ONE {
                 mask |= 1 << k;
             }
         }
@@ -1108,7 +1127,7 @@ impl Search {
             self.count += 1;
             let slot = game::PLAYER_SLOT as usize;
             let old = self.v[slot];
-            self.v[slot] = player;
+            self.v[slot] = player as Val;
             let halt = self.keeper_walk_in_place(target);
             self.v[slot] = old;
             return halt;
@@ -1225,7 +1244,7 @@ impl Search {
     fn keep(&mut self, target: u32, player: u32) {
         self.chosen_node = target;
         self.chosen = self.v;
-        self.chosen[game::PLAYER_SLOT as usize] = player;
+        self.chosen[game::PLAYER_SLOT as usize] = player as Val;
     }
 
     /// `keep_sampled` of a block's chosen move, whose walks write the
@@ -1236,7 +1255,7 @@ impl Search {
         for &slot in kept {
             self.chosen[slot as usize] = self.v[slot as usize];
         }
-        self.chosen[game::PLAYER_SLOT as usize] = player;
+        self.chosen[game::PLAYER_SLOT as usize] = player as Val;
         self.chosen_slots = Some(kept);
     }
 
@@ -1251,7 +1270,7 @@ impl Search {
                 for &slot in slots {
                     self.chosen[slot as usize] = self.v[slot as usize];
                 }
-                self.chosen[game::PLAYER_SLOT as usize] = player;
+                self.chosen[game::PLAYER_SLOT as usize] = player as Val;
             }
             None => self.keep(target, player),
         }
@@ -1277,7 +1296,7 @@ impl Search {
     /// writes below which no visited set lies do not keep `h` current).
     fn next_hash(&self, target: u32, player: u32) -> u128 {
         let slot = game::PLAYER_SLOT as usize;
-        let old = self.v[slot];
+        let old = u32::from(self.v[slot]);
         hash_values(self.zt, &self.v)
             ^ zs(self.zt, slot, old)
             ^ zs(self.zt, slot, player)
@@ -1286,8 +1305,9 @@ impl Search {
 
     /// Whether the current values, with `player` on move, are the kept
     /// move's (of level `level`, or the search's `chosen` at level 0).
-    fn same_as(&self, kept: &[u32], player: u32) -> bool {
+    fn same_as(&self, kept: &[Val], player: u32) -> bool {
         let slot = game::PLAYER_SLOT as usize;
+        let player = player as Val;
         (0..game::SLOTS).all(|k| kept[k] == if k == slot { player } else { self.v[k] })
     }
 
@@ -1350,7 +1370,7 @@ impl Search {
                 m.nodes.push(target);
                 let start = m.values.len();
                 m.values.extend_from_slice(&self.v);
-                m.values[start + game::PLAYER_SLOT as usize] = player;
+                m.values[start + game::PLAYER_SLOT as usize] = player as Val;
                 m.tags.extend_from_slice(&self.tags[base..]);
                 m.tag_start.push(m.tags.len() as u32);
                 if game::VISIBILITY_CHANGES {
@@ -1363,7 +1383,7 @@ impl Search {
                     self.chosen_key = key;
                     if self.c.stop_at_first && !self.undo_on_stop {
                         self.chosen_node = target;
-                        self.v[game::PLAYER_SLOT as usize] = player;
+                        self.v[game::PLAYER_SLOT as usize] = player as Val;
                         return true;
                     }
                     self.keep(target, player);
@@ -1407,15 +1427,16 @@ impl Search {
                         let kept = &mut self.levels[level].chosen;
                         kept.clear();
                         kept.extend_from_slice(&self.v);
-                        kept[slot] = player;
-                        kept.push(target);
+                        kept[slot] = player as Val;
+                        self.levels[level].chosen_target = target;
                     }
                     if self.descend_with(target, player, self.c.depth) {
                         return true;
                     }
                 } else if key.is_some() && key == self.chosen_key {
                     let kept = std::mem::take(&mut self.levels[self.c.level].chosen);
-                    let same = kept.last() == Some(&target) && self.same_as(&kept, player);
+                    let same = self.levels[self.c.level].chosen_target == target
+                        && self.same_as(&kept, player);
                     self.levels[self.c.level].chosen = kept;
                     if !same {
                         self.ambiguous("the walks end in different states");
@@ -1468,7 +1489,7 @@ impl Search {
         }
         if self.c.mode == Mode::First {
             self.chosen_node = target;
-            self.v[game::PLAYER_SLOT as usize] = player;
+            self.v[game::PLAYER_SLOT as usize] = player as Val;
         } else {
             self.descend_with(target, player, self.c.depth);
         }
@@ -1517,7 +1538,7 @@ impl Search {
     fn descend_with(&mut self, target: u32, player: u32, depth: u32) -> bool {
         let slot = game::PLAYER_SLOT as usize;
         let old = self.v[slot];
-        self.v[slot] = player;
+        self.v[slot] = player as Val;
         let halt = self.descend(target, depth);
         self.v[slot] = old;
         halt
@@ -1587,7 +1608,7 @@ impl Search {
     }
 
     /// Perft of a loaded state in place (games without random moves).
-    fn perft_in_place(&mut self, node: u32, values: &[u32], depth: u32) -> R<u64> {
+    fn perft_in_place(&mut self, node: u32, values: &[Val], depth: u32) -> R<u64> {
         self.v.copy_from_slice(values);
         self.clear_search();
         self.leaves = 0;
@@ -1607,7 +1628,7 @@ impl Search {
         let previous = self.moves.values_of(index);
         let previous_node = self.moves.nodes[index];
         let differs = (0..game::SLOTS)
-            .find(|&k| previous[k] != if k == slot { player } else { self.v[k] });
+            .find(|&k| previous[k] != if k == slot { player as Val } else { self.v[k] });
         if previous_node != target {
             let message = format!(
                 "the walks end at nodes {} and {}",
@@ -1643,11 +1664,8 @@ impl Search {
     /// A region (map value) of the state or the pool.
     fn region(&self, pool: bool, offset: u32, size: u32) -> Vec<u32> {
         let range = offset as usize..(offset + size) as usize;
-        if pool {
-            game::POOL[range].to_vec()
-        } else {
-            self.v[range].to_vec()
-        }
+        let space: &[Val] = if pool { &game::POOL } else { &self.v };
+        space[range].iter().map(|&x| u32::from(x)).collect()
     }
 
     /// Extensional equality of two maps; `None` on a fault (stop).
@@ -1662,7 +1680,7 @@ impl Search {
             return Some(left == self.region(b.0, b.1, b.2.size()));
         }
         let mut converted = vec![0u32; a.2.size() as usize];
-        let source: &[u32] = if b.0 { &game::POOL } else { &self.v };
+        let source: &[Val] = if b.0 { &game::POOL } else { &self.v };
         match copy_value(source, b.1, b.2, &mut converted, 0, a.2) {
             Ok(()) => Some(left == converted),
             Err(m) => {
@@ -1682,7 +1700,7 @@ impl Search {
         node: u32,
     ) -> Option<(u32, Vec<u32>, u128, bool)> {
         let mut buffer = vec![0u32; layout.size() as usize];
-        let values: &[u32] = if source.0 { &game::POOL } else { &self.v };
+        let values: &[Val] = if source.0 { &game::POOL } else { &self.v };
         if let Err(m) = copy_value(values, source.1, source.2, &mut buffer, 0, layout) {
             self.fail_at(m, node);
             return None;
@@ -1700,12 +1718,14 @@ impl Search {
             // Computed below the write: keep it, without the write.
             for (k, &v) in old.iter().enumerate() {
                 let slot = offset as usize + k;
-                self.h ^= zs(self.zt, slot, self.v[slot]) ^ zs(self.zt, slot, v);
+                self.h ^= zs(self.zt, slot, u32::from(self.v[slot])) ^ zs(self.zt, slot, v);
             }
         } else {
             self.h = h;
         }
-        self.v[offset as usize..offset as usize + old.len()].copy_from_slice(&old);
+        for (k, &v) in old.iter().enumerate() {
+            self.v[offset as usize + k] = v as Val;
+        }
     }
 
     // ---- reachability checks ------------------------------------------------
@@ -1739,62 +1759,74 @@ impl Search {
 
     /// Bit `i` set where slot `from + i` holds one of `values`,
     /// `i < n ≤ 64`: a board scan's tests without a branch per square.
-    /// Four slots per SSE2 comparison, the values' comparisons or-ed, and
-    /// sixteen slots' results packed to bytes for one `movemask` (LLVM
-    /// does not vectorize the gathering of bits; a `movemask` per four
-    /// slots and per value was 7% of englishDraughts' playouts).
+    /// Sixteen slots per SSE2 comparison where slots are bytes (eight
+    /// where they are `u16`, four where `u32`), the values' comparisons
+    /// or-ed, and sixteen slots' results gathered by one `movemask`
+    /// (LLVM does not vectorize the gathering of bits; a `movemask` per
+    /// four slots and per value was 7% of englishDraughts' playouts).
     #[inline(always)]
     pub fn mask_in<const K: usize>(&self, from: u32, n: u32, values: [u32; K]) -> u64 {
-        let slots = &self.v[from as usize..(from + n.min(64)) as usize];
+        let (from, len) = (from as usize, n.min(64) as usize);
+        let mut m = 0u64;
+        let mut i = 0;
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{
-                __m128i, _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_epi8,
-                _mm_movemask_ps, _mm_or_si128, _mm_packs_epi16, _mm_packs_epi32, _mm_set1_epi32,
+                __m128i, _mm_cmpeq_epi16, _mm_cmpeq_epi32, _mm_cmpeq_epi8, _mm_loadu_si128,
+                _mm_movemask_epi8, _mm_or_si128, _mm_packs_epi16, _mm_packs_epi32,
+                _mm_set1_epi16, _mm_set1_epi32, _mm_set1_epi8,
             };
-            let mut m = 0u64;
-            let mut i = 0;
-            // SAFETY: SSE2 is part of x86_64; each load reads four `u32`s
-            // of `slots` (`i + 4 <= slots.len()`; unaligned loads allowed).
+            let width = std::mem::size_of::<Val>();
+            // SAFETY: SSE2 is part of x86_64; each load reads 16 bytes of
+            // `v` (the loop's bound; unaligned loads allowed).
             unsafe {
-                let needles = values.map(|v| _mm_set1_epi32(v as i32));
-                // All ones in the lanes of the four slots at `i` that hold
-                // one of the values.
+                let needles = values.map(|v| match width {
+                    1 => _mm_set1_epi8(v as i8),
+                    2 => _mm_set1_epi16(v as i16),
+                    _ => _mm_set1_epi32(v as i32),
+                });
+                // All ones in the lanes of the 16 bytes at slot `i` that
+                // hold one of the values.
                 let eq = |i: usize| {
-                    let x = _mm_loadu_si128(slots.as_ptr().add(i).cast::<__m128i>());
-                    let mut c = _mm_cmpeq_epi32(x, needles[0]);
+                    let x = _mm_loadu_si128(self.v.as_ptr().add(from + i).cast::<__m128i>());
+                    let cmp = |v: __m128i| match width {
+                        1 => _mm_cmpeq_epi8(x, v),
+                        2 => _mm_cmpeq_epi16(x, v),
+                        _ => _mm_cmpeq_epi32(x, v),
+                    };
+                    let mut c = cmp(needles[0]);
                     for &v in &needles[1..] {
-                        c = _mm_or_si128(c, _mm_cmpeq_epi32(x, v));
+                        c = _mm_or_si128(c, cmp(v));
                     }
                     c
                 };
-                while i + 16 <= slots.len() {
-                    // (Signed saturation keeps all ones and zeros.)
-                    let low = _mm_packs_epi32(eq(i), eq(i + 4));
-                    let high = _mm_packs_epi32(eq(i + 8), eq(i + 12));
-                    let bits = _mm_movemask_epi8(_mm_packs_epi16(low, high));
-                    m |= u64::from(bits as u16) << i;
+                // Sixteen slots' lanes packed to a byte each (signed
+                // saturation keeps all ones and zeros). The last sixteen
+                // may reach past the `n` slots (not past the state): their
+                // bits are dropped (connect4's seven columns in one load).
+                while i < len && from + i + 16 <= game::SLOTS {
+                    let bytes = match width {
+                        1 => eq(i),
+                        2 => _mm_packs_epi16(eq(i), eq(i + 8)),
+                        _ => _mm_packs_epi16(
+                            _mm_packs_epi32(eq(i), eq(i + 4)),
+                            _mm_packs_epi32(eq(i + 8), eq(i + 12)),
+                        ),
+                    };
+                    let bits = u64::from(_mm_movemask_epi8(bytes) as u16);
+                    let wanted = match len - i {
+                        16.. => u64::MAX,
+                        left => (1 << left) - 1,
+                    };
+                    m |= (bits & wanted) << i;
                     i += 16;
                 }
-                while i + 4 <= slots.len() {
-                    let bits = _mm_movemask_ps(_mm_castsi128_ps(eq(i)));
-                    m |= u64::from(bits as u32) << i;
-                    i += 4;
-                }
             }
-            for (j, &x) in slots[i..].iter().enumerate() {
-                m |= u64::from(values.contains(&x)) << (i + j);
-            }
-            m
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let mut m = 0u64;
-            for (j, &x) in slots.iter().enumerate() {
-                m |= u64::from(values.contains(&x)) << j;
-            }
-            m
+        for j in i..len {
+            m |= u64::from(values.contains(&u32::from(self.v[from + j]))) << j;
         }
+        m
     }
 
     /// Marks (node `k` of the small visited sets, `value` of its slot)
@@ -1805,7 +1837,7 @@ impl Search {
         if self.tick(1, node) {
             return false;
         }
-        self.small_visited[depth].insert(k * game::SYMBOL_COUNT + value as usize)
+        self.small_visited[depth].insert(k, value)
     }
 }
 
@@ -1868,7 +1900,7 @@ impl Model {
 
     /// Collects the distinct moves of (`node`, `values`) into a buffer
     /// taken from the spare ones (give it back with `self.spare.push`).
-    fn collect(&mut self, node: u32, values: &[u32]) -> R<Moves> {
+    fn collect(&mut self, node: u32, values: &[Val]) -> R<Moves> {
         let mut moves = self.spare.pop().unwrap_or_default();
         moves.clear();
         if node == game::END {
@@ -1910,7 +1942,7 @@ impl Model {
     }
 
     /// The number of distinct moves (tag sequences).
-    fn count_moves(&mut self, node: u32, values: &[u32]) -> R<u64> {
+    fn count_moves(&mut self, node: u32, values: &[Val]) -> R<u64> {
         if node == game::END {
             return Ok(0);
         }
@@ -1923,7 +1955,7 @@ impl Model {
     /// Runs a search that keeps one distinct move (the first, or one
     /// uniformly at random) in `search.chosen`; returns how many distinct
     /// moves it met.
-    fn choose(&mut self, node: u32, values: &[u32], mode: Mode) -> R<u64> {
+    fn choose(&mut self, node: u32, values: &[Val], mode: Mode) -> R<u64> {
         let s = &mut self.search;
         s.load(values, mode);
         s.run(node)?;
@@ -1931,8 +1963,8 @@ impl Model {
     }
 
     /// Applies keeper moves until a non-keeper is on move or the game ends.
-    fn complete_keeper(&mut self, node: &mut u32, values: &mut [u32]) -> R<()> {
-        if *node == game::END || values[game::PLAYER_SLOT as usize] != game::KEEPER {
+    fn complete_keeper(&mut self, node: &mut u32, values: &mut [Val]) -> R<()> {
+        if *node == game::END || u32::from(values[game::PLAYER_SLOT as usize]) != game::KEEPER {
             return Ok(());
         }
         let s = &mut self.search;
@@ -1975,7 +2007,7 @@ impl Model {
         }
     }
 
-    fn perft_from(&mut self, node: u32, values: &[u32], depth: u32) -> R<u64> {
+    fn perft_from(&mut self, node: u32, values: &[Val], depth: u32) -> R<u64> {
         if depth == 0 {
             return Ok(1);
         }
@@ -1992,10 +2024,10 @@ impl Model {
     fn perft_children(&mut self, moves: &Moves, player: Player, depth: u32) -> R<u64> {
         let mut total = 0;
         let mut seen = HashSet::new();
-        let mut child = vec![0u32; game::SLOTS];
+        let mut child: Vec<Val> = vec![0; game::SLOTS];
         for i in 0..moves.len() {
             let mut node = moves.nodes[i];
-            let keeper = moves.values_of(i)[game::PLAYER_SLOT as usize] == game::KEEPER;
+            let keeper = u32::from(moves.values_of(i)[game::PLAYER_SLOT as usize]) == game::KEEPER;
             if !self.options.expose_keeper && keeper && node != game::END {
                 // The first keeper move straight from the collected state.
                 match self.choose(node, moves.values_of(i), Mode::First)? {
@@ -2079,7 +2111,7 @@ impl Search {
             if made >= max_moves {
                 return Err(Fault::Message("the playout did not end".into()));
             }
-            let keeper = self.v[game::PLAYER_SLOT as usize] == game::KEEPER;
+            let keeper = u32::from(self.v[game::PLAYER_SLOT as usize]) == game::KEEPER;
             self.restart(Mode::Sample);
             self.run(*node)?;
             let found = self.found();
@@ -2110,7 +2142,7 @@ impl Search {
     /// move or the game ends.
     fn apply_keeper(&mut self, node: &mut u32) -> R<()> {
         for _ in 0..MAX_KEEPER_CHAIN {
-            if *node == game::END || self.v[game::PLAYER_SLOT as usize] != game::KEEPER {
+            if *node == game::END || u32::from(self.v[game::PLAYER_SLOT as usize]) != game::KEEPER {
                 return Ok(());
             }
             if self.options.first_keeper_walk && game::has_keeper_walk(*node) {
@@ -2150,7 +2182,7 @@ impl Search {
     }
 }
 
-fn goals_of(values: &[u32]) -> Vec<i64> {
+fn goals_of(values: &[Val]) -> Vec<i64> {
     game::GOAL_SLOTS
         .iter()
         .map(|&slot| goal_value(values, slot))
@@ -2158,11 +2190,15 @@ fn goals_of(values: &[u32]) -> Vec<i64> {
 }
 
 /// The numeric value of goal slot `slot` (0 where there is none).
-fn goal_value(values: &[u32], slot: u32) -> i64 {
+fn goal_value(values: &[Val], slot: u32) -> i64 {
     if slot == INVALID {
         return 0;
     }
-    game::SCORE_OF[values[slot as usize] as usize]
+    // (A lenient read's `INVALID` is no score.)
+    game::SCORE_OF
+        .get(values[slot as usize] as usize)
+        .copied()
+        .unwrap_or(0)
 }
 
 /// Per byte `m` and `j < 8`: the position of set bit `j` of `m`.
