@@ -17,8 +17,8 @@ use rg_core::engine::program::{
 
 use crate::analysis::{
     branch_safety, check_writes, dead_values, fused_checks, loop_guards, needs_hash, reach_nodes,
-    small_move_visits, small_visits, tautologies, written_slots, CheckWrites, Context, FusedCheck,
-    Safety, Written,
+    small_move_visits, small_visits, tautologies, unfailing_move_visits, written_slots,
+    CheckWrites, Context, FusedCheck, Safety, Written,
 };
 
 fn rust_str(s: &str) -> String {
@@ -259,6 +259,9 @@ pub struct Generator<'a> {
     /// Move-search nodes whose visited check can ever be made
     /// (`move_visits`).
     move_visits: Vec<bool>,
+    /// Move-search nodes whose visited check never fails
+    /// (`analysis::unfailing_move_visits`): only their step is counted.
+    unfailing: Vec<bool>,
     /// Per node, whether a reachability check's visited check can ever be
     /// made there (`reach_visits`).
     reach_visits: Vec<bool>,
@@ -332,6 +335,7 @@ impl<'a> Generator<'a> {
             clobber: [move_clobber, reach_clobber],
             clobbering: None,
             tail: false,
+            unfailing: vec![false; p.nodes.len()],
             move_visits,
             reach_visits,
             few_tags: p
@@ -726,6 +730,13 @@ impl<'a> Generator<'a> {
                 }
             }
         }
+        // Checks that never fail count their step alone; the tags are
+        // then tracked for the checks left.
+        let tracked = tracked_tags(p, &self.move_visits);
+        self.unfailing = unfailing_move_visits(p, &self.move_visits, &tracked, &entries);
+        for (visit, &unfailing) in self.move_visits.iter_mut().zip(&self.unfailing) {
+            *visit &= !unfailing;
+        }
         self.tag_tracked = tracked_tags(p, &self.move_visits);
         (self.keeper_entry, self.keeper_node) = keeper_walks(p, &self.cyclic[0], &self.move_visits);
         let mut body = String::new();
@@ -908,6 +919,8 @@ impl<'a> Generator<'a> {
         }
         if !info.can_finish_move || node == self.p.end {
             "false".into()
+        } else if info.visit_in_move && self.unfailing[node as usize] {
+            format!("(!s.tick(1, {node}) && m{node}(s))")
         } else if info.visit_in_move && !self.move_visits[node as usize] {
             // The guard skips every check (see `move_visits`).
             if self.cyclic[0][node as usize] {
@@ -2462,6 +2475,47 @@ mod tests {
         let own = game(1).symbols.len() - 1;
         assert_eq!(value_type(&game(255 - own)), "u8");
         assert_eq!(value_type(&game(256 - own)), "u16");
+    }
+
+    /// A loop of jumps, each tagged, checks nothing: every arrival at its
+    /// nodes is the first of its tag prefix instance. A ring walk without
+    /// tags, and a walk whose two branches join before a tag, keep their
+    /// checks (the search comes back, or arrives twice, in one instance).
+    #[test]
+    fn visits_made_in_vain_are_dropped() {
+        let jumps = |loop_back: &str| {
+            format!(
+                "{}
+                var board: SquareOrNull -> Piece = {{ :e, a: x, null: null }};
+                var pos: SquareOrNull = a;
+                begin, p: player = one;
+                p, p1: pos = Square(*);
+                p1, p2: board[pos] == e;
+                p2, j: $$ pos;
+                j, j1: pos = right[pos];
+                j1, j2: board[pos] == x;
+                j2, j3: board[pos] = e;
+                j3, j4: pos = left[pos];
+                {loop_back}
+                j4, q: $ stop;
+                q, end: player = keeper;",
+                crate::test_games::HEADER
+            )
+        };
+        let tagged = program(&jumps("j4, j: $$ pos;"));
+        let j = crate::test_games::node(&tagged, "j");
+        assert!(tagged.node_info[j].visit_in_move);
+        let game = Generator::new(&tagged, Build::Speed).game();
+        assert!(!game.contains("s.visit_move"), "{game}");
+        assert!(game.contains("TRACK_PREFIX: bool = false"), "{game}");
+        // The same loop without its tag comes back to `j` in one instance.
+        let untagged = program(&jumps("j4, j: ;"));
+        let game = Generator::new(&untagged, Build::Speed).game();
+        assert!(game.contains("s.visit_move"), "{game}");
+        // Two ways from `j` to `j4` join before the tag.
+        let joined = program(&jumps("j4, j: $$ pos;\n j1, j3: board[pos] == e;"));
+        let game = Generator::new(&joined, Build::Speed).game();
+        assert!(game.contains("s.visit_move"), "{game}");
     }
 
     /// Loops over consecutive symbols are exclusive ranges (LLVM bounds

@@ -1101,6 +1101,54 @@ fn scans_ignore_the_slots_after_the_board() {
     common::assert_both_builds(&e, 3, &expected, "s.mask_in(", "the board is masked");
 }
 
+/// Jumps over pieces, each jump tagged, as draughts' captures: the loop's
+/// visited checks never fail (every arrival is the first of its tag
+/// prefix instance), so none is made and no tag prefix is tracked. The
+/// counts are the engine's.
+#[test]
+fn tagged_jump_loops_agree_without_visited_checks() {
+    let source = "
+        type Player = { one };
+        type Score = { 0 };
+        type Piece = { e, x, k };
+        type Sq = { null, s1, s2, s3, s4, s5, s6, s7 };
+        const right: Sq -> Sq = { :null, s1: s2, s2: s3, s3: s4, s4: s5, s5: s6, s6: s7 };
+        const left: Sq -> Sq = { :null, s2: s1, s3: s2, s4: s3, s5: s4, s6: s5, s7: s6 };
+        var board: Sq -> Piece = { :e, s2: x, s4: x, s6: x, null: k };
+        var pos: Sq = s1;
+        begin, p: player = one;
+        p, p1: pos = Sq(*);
+        p1, p2: board[pos] == e;
+        p2, j: $$ pos;
+        j, j1: pos = right[pos];
+        j1, j2: board[pos] == x;
+        j2, j3: board[pos] = e;
+        j3, j4: pos = right[pos];
+        j4, j5: board[pos] == e;
+        j5, j6: $$ pos;
+        j, l1: pos = left[pos];
+        l1, l2: board[pos] == x;
+        l2, l3: board[pos] = e;
+        l3, l4: pos = left[pos];
+        l4, l5: board[pos] == e;
+        l5, j6: $$ pos;
+        j6, j: $ more;
+        j6, q: $ stop;
+        q, p: player = one;
+        p, end: player = keeper;
+    ";
+    let e = common::engine(source, EngineOptions::default());
+    let expected = common::engine_perft(&e, 4);
+    assert!(expected[1] > 3, "{expected:?}");
+    let krate = rg_compiled::generate(e.program());
+    let game = common::game_source(&krate);
+    assert!(
+        game.contains("TRACK_PREFIX: bool = false"),
+        "no tag prefix tracked"
+    );
+    common::assert_builds_count(&e, 4, &expected, &[]);
+}
+
 /// Move searches whose walks write only the square may leave it changed on
 /// the way back (`gen::move_clobbers`). The player slides a piece along a
 /// ray to the right or, from the same square, to the left (the node trying

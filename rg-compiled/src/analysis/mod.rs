@@ -15,7 +15,9 @@ mod written;
 
 pub use distinct::{branch_safety, dead_values, Safety};
 pub use fused_checks::{fused_checks, tautologies, FusedCheck};
-pub use visits::{check_writes, loop_guards, small_move_visits, small_visits, CheckWrites};
+pub use visits::{
+    check_writes, loop_guards, small_move_visits, small_visits, unfailing_move_visits, CheckWrites,
+};
 pub use written::{written_slots, Written};
 
 /// Where a search runs.

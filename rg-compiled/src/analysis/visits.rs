@@ -181,6 +181,109 @@ struct Since {
     branched: bool,
 }
 
+/// Most edges `unfailing_move_visits` follows, over all its starts.
+const UNFAILING_WORK: usize = 1 << 20;
+
+/// Move-search nodes whose visited check never fails: a check keyed by
+/// the tag prefix instance fails only when a walk comes back to the node
+/// in the instance it met it in, and an instance is one walk's, from the
+/// search's entry or a tracked tag (`tracked`, per target node: a tag into
+/// it opens an instance) to the next. So a node reached by at most one
+/// path in the instance of every start is checked in vain: no cycle
+/// without a tracked tag, no join of two paths, no any-assignment of two
+/// symbols on the way (draughts' king captures: each jump is tagged, and
+/// the four directions join only across their tags). `visits`: the nodes
+/// whose check is made; `entries`: where move searches start. Such checks
+/// prune nothing, so dropping them leaves every search as it was (the
+/// other checks keep their instances: the last tag before them is still
+/// tracked), and no tag need open an instance for them. All `false` past
+/// `UNFAILING_WORK` edges.
+pub fn unfailing_move_visits(
+    p: &Program,
+    visits: &[bool],
+    tracked: &[bool],
+    entries: &[bool],
+) -> Vec<bool> {
+    let n = p.nodes.len();
+    let walked = |node: u32| node != p.end && p.node_info[node as usize].can_finish_move;
+    let is_tag = |a: &Action| matches!(a, Action::Tag(_) | Action::VarTag(_));
+    // The edges a walk follows within its instance, and whether one makes
+    // several walks of one (an any-assignment of several symbols).
+    let within = |node: u32| {
+        p.edges[p.edges_of(node)].iter().filter(|e| {
+            walked(e.target)
+                && !matches!(e.action, Action::AssignPlayer(_))
+                && !(is_tag(&e.action) && tracked[e.target as usize])
+        })
+    };
+    let fans_out = |a: &Action| matches!(a, Action::AssignAny { symbols, .. } if symbols.len() > 1);
+    let mut starts: Vec<u32> = (0..n as u32)
+        .filter(|&k| walked(k) && entries[k as usize])
+        .collect();
+    for node in 0..n as u32 {
+        for e in &p.edges[p.edges_of(node)] {
+            if walked(node) && walked(e.target) && is_tag(&e.action) && tracked[e.target as usize] {
+                starts.push(e.target);
+            }
+        }
+    }
+    starts.sort_unstable();
+    starts.dedup();
+    let mut several = vec![false; n];
+    // Per node of the current start's instance: paths to it (at most 2),
+    // edges into it not yet counted, and whether it is in the instance.
+    let mut paths = vec![0u8; n];
+    let mut pending = vec![0usize; n];
+    let mut reached = vec![false; n];
+    let mut work = 0;
+    for &start in &starts {
+        let mut instance = vec![start];
+        reached[start as usize] = true;
+        let mut k = 0;
+        while let Some(&node) = instance.get(k) {
+            k += 1;
+            for e in within(node) {
+                work += 1;
+                pending[e.target as usize] += 1;
+                if !std::mem::replace(&mut reached[e.target as usize], true) {
+                    instance.push(e.target);
+                }
+            }
+        }
+        if work > UNFAILING_WORK {
+            return vec![false; n];
+        }
+        // Paths counted in topological order; the nodes never ordered are
+        // on or after a cycle (the start too, if an edge comes back to it).
+        paths[start as usize] = 1;
+        let mut ready = Vec::new();
+        if pending[start as usize] == 0 {
+            ready.push(start);
+        }
+        while let Some(node) = ready.pop() {
+            for e in within(node) {
+                let t = e.target as usize;
+                let add = if fans_out(&e.action) {
+                    2
+                } else {
+                    paths[node as usize]
+                };
+                paths[t] = (paths[t] + add).min(2);
+                pending[t] -= 1;
+                if pending[t] == 0 {
+                    ready.push(e.target);
+                }
+            }
+        }
+        for &node in &instance {
+            let node = node as usize;
+            several[node] |= pending[node] > 0 || paths[node] > 1;
+            (paths[node], pending[node], reached[node]) = (0, 0, false);
+        }
+    }
+    (0..n).map(|k| visits[k] && !several[k]).collect()
+}
+
 /// Move-search nodes with visited sets whose key needs, besides the tag
 /// prefix instance (see the runtime's prefix ids: two walks share one only
 /// while they share their walk up to the last tag), just one scalar slot:
