@@ -537,7 +537,8 @@ struct Ctx {
     /// Completions are only counted (count mode, outside risky branches,
     /// not stopping at the first).
     fast: bool,
-    /// Tags emitted on the current walk of this search (recorded or not).
+    /// Tags on cycles emitted on the current walk of this search (see
+    /// `push_tag`; the others a walk emits at most once each).
     tags: u32,
 }
 
@@ -989,14 +990,18 @@ impl Search {
     /// opens a fresh instance, so no check can tell the two apart
     /// (englishDraughts: only its capture chains are tracked).
     #[inline(always)]
-    pub fn push_tag(&mut self, tag: u32, node: u32, tracked: bool) -> bool {
+    pub fn push_tag(&mut self, tag: u32, node: u32, tracked: bool, counted: bool) -> bool {
+        // A tag on a cycle (`counted`) is counted, recorded or not: a
+        // walk going round a tagged loop stops after `MAX_MOVE_TAGS`.
+        if counted {
+            self.c.tags += 1;
+            if self.c.tags as usize > MAX_MOVE_TAGS {
+                self.fail_at("move search does not terminate: a move has too many tags", node);
+                return true;
+            }
+        }
         if !self.recording(tracked) {
             return false;
-        }
-        self.c.tags += 1;
-        if self.c.tags as usize > MAX_MOVE_TAGS {
-            self.fail_at("move search does not terminate: a move has too many tags", node);
-            return true;
         }
         if game::TRACK_PREFIX && tracked {
             self.prefix.push(self.prefix_id);
@@ -1017,11 +1022,13 @@ impl Search {
     /// the values above where recording began (the search's start when
     /// collecting, else the branch's) were pushed.
     #[inline(always)]
-    pub fn pop_tag(&mut self, tracked: bool) {
+    pub fn pop_tag(&mut self, tracked: bool, counted: bool) {
+        if counted {
+            self.c.tags = self.c.tags.wrapping_sub(1);
+        }
         if !self.recording(tracked) {
             return;
         }
-        self.c.tags = self.c.tags.wrapping_sub(1);
         if game::TRACK_PREFIX && tracked {
             self.prefix_id = self.prefix.pop().unwrap_or(0);
         }
