@@ -877,24 +877,20 @@ fn prefiltered_scans_agree() {
     common::assert_agrees("scan game", &e, 5, &[]);
 }
 
-/// Checks whose walks write only the square may leave it changed on the
-/// way back (`gen::clobbers`): a node trying a ray to the right and then
-/// one to the left must put the square back between them, and the check
-/// must leave it as it was for the move's write after it. A move is legal
-/// where a `y` is in sight across empty squares on either side (or,
-/// choosing the `y`, ends the game); from `s4` the right ray runs off the
-/// board, so a left ray starting where the right one ended would miss the
-/// `y` at `s1`.
-#[test]
-fn checks_that_leave_their_square_changed_agree() {
-    let source = "
-        type Player = { one };
-        type Score = { 0 };
-        type Piece = { e, x, y };
-        type Sq = { null, s1, s2, s3, s4, s5, s6 };
-        const right: Sq -> Sq = { :null, s1: s2, s2: s3, s3: s4, s4: s5, s5: s6 };
-        const left: Sq -> Sq = { :null, s2: s1, s3: s2, s4: s3, s5: s4, s6: s5 };
-        var board: Sq -> Piece = { :e, s1: y, null: x };
+/// A one-player game on a line of six squares holding `pieces` (the
+/// off-board square holds an x): a move puts an x on an empty square from
+/// which the check `r0 -> rt`, given by `check`, holds, or takes a y's
+/// square and ends the game.
+fn line_check_game(pieces: &str, check: &str) -> String {
+    format!(
+        "
+        type Player = {{ one }};
+        type Score = {{ 0 }};
+        type Piece = {{ e, x, y }};
+        type Sq = {{ null, s1, s2, s3, s4, s5, s6 }};
+        const right: Sq -> Sq = {{ :null, s1: s2, s2: s3, s3: s4, s4: s5, s5: s6 }};
+        const left: Sq -> Sq = {{ :null, s2: s1, s3: s2, s4: s3, s5: s4, s6: s5 }};
+        var board: Sq -> Piece = {{ :e, {pieces}, null: x }};
         var pos: Sq = s1;
         begin, p: player = one;
         p, p1: pos = Sq(*);
@@ -906,16 +902,32 @@ fn checks_that_leave_their_square_changed_agree() {
         p1, q: board[pos] == y;
         q, q1: $$ pos;
         q1, end: player = keeper;
-        r0, ra: pos = right[pos];
+        {check}"
+    )
+}
+
+/// Checks whose walks write only the square may leave it changed on the
+/// way back (`gen::clobbers`): a node trying a ray to the right and then
+/// one to the left must put the square back between them, and the check
+/// must leave it as it was for the move's write after it. A move is legal
+/// where a `y` is in sight across empty squares on either side (or,
+/// choosing the `y`, ends the game); from `s4` the right ray runs off the
+/// board, so a left ray starting where the right one ended would miss the
+/// `y` at `s1`.
+#[test]
+fn checks_that_leave_their_square_changed_agree() {
+    let source = line_check_game(
+        "s1: y",
+        "r0, ra: pos = right[pos];
         ra, ra1: board[pos] == e;
         ra1, ra: pos = right[pos];
         ra, rt: board[pos] == y;
         r0, rl: pos = left[pos];
         rl, rl1: board[pos] == e;
         rl1, rl: pos = left[pos];
-        rl, rt: board[pos] == y;
-    ";
-    let e = common::engine(source, EngineOptions::default());
+        rl, rt: board[pos] == y;",
+    );
+    let e = common::engine(&source, EngineOptions::default());
     let expected = common::engine_perft(&e, 4);
     // Five squares see the y, then those between it and the x do.
     assert_eq!(expected[..3], [1, 6, 15], "{expected:?}");
@@ -934,31 +946,15 @@ fn checks_that_leave_their_square_changed_agree() {
 /// would test the start square, which never holds the y.
 #[test]
 fn nested_checks_read_the_square_a_ray_stepped_to() {
-    let source = "
-        type Player = { one };
-        type Score = { 0 };
-        type Piece = { e, x, y };
-        type Sq = { null, s1, s2, s3, s4, s5, s6 };
-        const right: Sq -> Sq = { :null, s1: s2, s2: s3, s3: s4, s4: s5, s5: s6 };
-        var board: Sq -> Piece = { :e, s6: y, null: x };
-        var pos: Sq = s1;
-        begin, p: player = one;
-        p, p1: pos = Sq(*);
-        p1, p2: board[pos] == e;
-        p2, p3: ? r0 -> rt;
-        p3, p4: board[pos] = x;
-        p4, p5: $$ pos;
-        p5, p: player = one;
-        p1, q: board[pos] == y;
-        q, q1: $$ pos;
-        q1, end: player = keeper;
-        r0, ra: pos = right[pos];
+    let source = line_check_game(
+        "s6: y",
+        "r0, ra: pos = right[pos];
         ra, ra1: board[pos] == e;
         ra1, ra: pos = right[pos];
         ra, rt: ? n0 -> nt;
-        n0, nt: board[pos] == y;
-    ";
-    let e = common::engine(source, EngineOptions::default());
+        n0, nt: board[pos] == y;",
+    );
+    let e = common::engine(&source, EngineOptions::default());
     let expected = common::engine_perft(&e, 3);
     // The five squares left of the y see it, or the y's square ends.
     assert_eq!(expected[..2], [1, 6], "{expected:?}");
