@@ -840,7 +840,6 @@ impl<'a> Generator<'a> {
             "pub const TRACK_PREFIX: bool = {};",
             self.move_visits.contains(&true)
         );
-
         let _ = writeln!(
             out,
             "pub const HASHED_MOVE_VISITS: bool = {hashed_move_visits};"
@@ -2161,7 +2160,7 @@ fn tracked_tags(p: &Program, move_visits: &[bool]) -> Vec<bool> {
 /// never sooner. (Counting every tag cost englishDraughts' playouts 4%.)
 fn counted_tags(p: &Program) -> Vec<bool> {
     let n = p.nodes.len();
-    let walked = |node: u32| node != p.end && p.node_info[node as usize].can_finish_move;
+    let walked = |node: u32| crate::analysis::walked(p, node);
     let is_tag = |a: &Action| matches!(a, Action::Tag(_) | Action::VarTag(_));
     let mut graph = petgraph::graph::DiGraph::<(), ()>::new();
     let ids: Vec<_> = (0..n).map(|_| graph.add_node(())).collect();
@@ -2626,9 +2625,7 @@ mod tests {
         let masks: Vec<&str> = game.lines().filter(|l| l.contains("s.mask_in(")).collect();
         assert_eq!(masks.len(), 1, "{game}");
         assert!(
-            masks[0].matches("s.mask_in(").count() == 1
-                && masks[0].contains(", [")
-                && masks[0].contains(", "),
+            masks[0].matches("s.mask_in(").count() == 1 && masks[0].contains(", ["),
             "both tests in one mask: {}",
             masks[0]
         );

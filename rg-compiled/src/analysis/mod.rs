@@ -67,6 +67,12 @@ pub fn check_regions(p: &Program) -> Vec<(u32, u32)> {
     checks
 }
 
+/// Whether a move search walks into `node`: it never enters the end, nor
+/// a node from which no move can be completed.
+pub fn walked(p: &Program, node: u32) -> bool {
+    node != p.end && p.node_info[node as usize].can_finish_move
+}
+
 /// Nodes a reachability search can visit: graph-reachable from the source
 /// of some check.
 pub fn reach_nodes(p: &Program) -> Vec<bool> {

@@ -205,7 +205,7 @@ pub fn unfailing_move_visits(
     entries: &[bool],
 ) -> Vec<bool> {
     let n = p.nodes.len();
-    let walked = |node: u32| node != p.end && p.node_info[node as usize].can_finish_move;
+    let walked = |node: u32| super::walked(p, node);
     let is_tag = |a: &Action| matches!(a, Action::Tag(_) | Action::VarTag(_));
     // The edges a walk follows within its instance, and whether one makes
     // several walks of one (an any-assignment of several symbols).
@@ -303,7 +303,7 @@ pub fn small_move_visits(p: &Program) -> Vec<Option<u32>> {
     if slots > 1 << 16 {
         return none;
     }
-    let moved = |node: u32| node != p.end && p.node_info[node as usize].can_finish_move;
+    let moved = |node: u32| super::walked(p, node);
     let follows = |e: &rg_core::engine::program::CompiledEdge| {
         !matches!(e.action, Action::AssignPlayer(_)) && moved(e.target)
     };
