@@ -1584,6 +1584,10 @@ impl<'a> Generator<'a> {
         if !equal.is_empty() {
             tests.insert(0, format!("s.mask_in(lo, n, [{}])", equal.join(", ")));
         }
+        let mut mask = tests.join(" | ");
+        if let Some(filter) = self.neighbor_filter(next, slot, ix, first, (from, to)) {
+            mask = format!("({mask}) & {filter}");
+        }
         let blocks: Vec<String> = (from..to)
             .step_by(64)
             .map(|lo| format!("({lo}u32, {}u32)", (to - lo).min(64)))
@@ -1592,8 +1596,53 @@ impl<'a> Generator<'a> {
         Some(format!(
             "        {found}\n        for (lo, n) in [{}] {{\n            let mut m: u64 = {};\n{bulk}            while m != 0 {{\n                let k: u32 = lo + m.trailing_zeros();\n                m &= m - 1;\n                let sym: u32 = k - {base} + {min};\n                {body}\n            }}\n        }}\n",
             blocks.join(", "),
-            tests.join(" | ")
+            mask
         ))
+    }
+
+    /// The expression of a move search's scan filter (one block of the
+    /// board, `analysis::neighbor_filter`), if its squares' next node is
+    /// one: the pieces' masks, shifted, and the tests of the neighbours
+    /// outside the scan. Not in checks, whose nesting limit a dropped
+    /// square might have reached.
+    fn neighbor_filter(
+        &self,
+        next: u32,
+        slot: u32,
+        board: &Indexed,
+        first: u32,
+        (from, to): (u32, u32),
+    ) -> Option<String> {
+        let p = self.p;
+        if self.ctx != Context::Move
+            || p.edges[p.edges_of(next)].iter().any(|e| match e.action {
+                Action::Reach { from, to, .. } => self.tautologies.contains(&(from, to)),
+                _ => false,
+            })
+        {
+            return None;
+        }
+        let filter = crate::analysis::neighbor_filter(p, next, slot, board, first, (from, to))?;
+        let mut pieces: Vec<u32> = filter.shifted.iter().map(|t| t.0).collect();
+        pieces.sort_unstable();
+        pieces.dedup();
+        let masks: String = pieces
+            .iter()
+            .map(|c| format!("let o{c}: u64 = s.mask_in(lo, n, [{c}]); "))
+            .collect();
+        let mut terms: Vec<String> = filter
+            .shifted
+            .iter()
+            .map(|&(c, shift, squares)| match shift {
+                0 => format!("(o{c} & {squares:#x})"),
+                s if s > 0 => format!("((o{c} >> {s}) & {squares:#x})"),
+                s => format!("((o{c} << {}) & {squares:#x})", -s),
+            })
+            .collect();
+        terms.extend(filter.outside.iter().map(|&(at, c, squares)| {
+            format!("(if u32::from(s.v[{at}]) == {c} {{ {squares:#x}u64 }} else {{ 0 }})")
+        }));
+        Some(format!("{{ {masks}{} }}", terms.join(" | ")))
     }
 
     /// In a masked scan of a move search whose every square that passes

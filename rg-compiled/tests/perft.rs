@@ -877,6 +877,25 @@ fn prefiltered_scans_agree() {
     common::assert_agrees("scan game", &e, 5, &[]);
 }
 
+/// A scan whose squares must pass a check that first steps to a
+/// neighbour and tests for a y: the squares with no y beside them are
+/// dropped by a filter of shifted masks (`analysis::neighbor_filter`),
+/// and the neighbours outside the scan are tested one by one. Without
+/// those tests (s1's y beside s2), the first ply would have two moves.
+#[test]
+fn neighbor_filtered_scans_agree() {
+    let e = common::engine(include_str!("games/neighbors.rg"), EngineOptions::default());
+    let expected = common::engine_perft(&e, 7);
+    assert_eq!(expected, vec![1, 3, 6, 12, 24, 32, 16, 0]);
+    common::assert_both_builds(
+        &e,
+        7,
+        &expected,
+        "} else { 0 }) | (if u32::from(s.v[",
+        "the scan's mask is filtered, with the outside neighbours tested",
+    );
+}
+
 /// A one-player game on a line of six squares holding `pieces` (the
 /// off-board square holds an x): a move puts an x on an empty square from
 /// which the check `r0 -> rt`, given by `check`, holds, or takes a y's

@@ -3,18 +3,21 @@
 //! (in the submodules) which branches provably lead to distinct moves
 //! (`distinct`), which visited sets need less than the state's hash
 //! (`visits`), which checks a move search can replace by walking on
-//! (`fused_checks`) and which slots a move walk may have written
-//! (`written`).
+//! (`fused_checks`), which slots a move walk may have written
+//! (`written`) and which board scans can drop squares whose check fails
+//! at its first step (`neighbors`).
 
 use rg_core::engine::program::{Action, Program};
 
 mod distinct;
 mod fused_checks;
+mod neighbors;
 mod visits;
 mod written;
 
 pub use distinct::{branch_safety, dead_values, Safety};
 pub use fused_checks::{fused_checks, tautologies, FusedCheck};
+pub use neighbors::neighbor_filter;
 pub use visits::{
     check_writes, loop_guards, small_move_visits, small_visits, unfailing_move_visits, CheckWrites,
 };
