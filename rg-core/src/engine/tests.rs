@@ -544,3 +544,52 @@ fn a_ray_inside_a_check_is_guarded_in_the_reachability_search() {
         );
     }
 }
+
+/// The least step limit under which the first move search of `source`
+/// succeeds.
+fn least_step_limit(source: &str) -> u64 {
+    let fits = |limit: u64| {
+        let e = Engine::from_source(
+            source,
+            EngineOptions {
+                step_limit: limit,
+                ..EngineOptions::default()
+            },
+        )
+        .unwrap_or_else(|d| panic!("{d:?}"));
+        e.initial()
+            .and_then(|s| e.legal_moves(&s, &mut Vec::new()))
+            .is_ok()
+    };
+    let mut limit = 1;
+    while !fits(limit) {
+        limit += 1;
+        assert!(limit < 1000, "no limit below 1000 fits");
+    }
+    limit
+}
+
+/// A check's scan whose square reaches the target through one test is
+/// tried square by square in place (`search::scan_test`), counting the
+/// steps the search would: the any-assignment's and the test node's per
+/// square. The same scan with one more node after the test (no fast
+/// path) counts one step more, at the square that passes, and both
+/// find the piece on the seventh square.
+#[test]
+fn scans_in_place_count_the_search_s_steps() {
+    let scan = "type Player = { x };\ntype Score = { 0 };\ntype Sq = { a, b, c, d, e, f, g, h };\n\
+        var board: Sq -> Sq = { :a, g: b };\nvar pos: Sq = a;\n\
+        begin, m: ? r -> t;\nbegin, z: ! r -> t;\nz, end: player = keeper;\n\
+        m, n: player = x;\nn, end: player = keeper;\n\
+        r, r1: pos = Sq(*);\nr1, t: board[pos] == b;\n";
+    let longer = scan.replace(
+        "r1, t: board[pos] == b;",
+        "r1, r2: board[pos] == b;\nr2, t: ;",
+    );
+    let (fast, slow) = (least_step_limit(scan), least_step_limit(&longer));
+    assert_eq!(fast + 1, slow, "{fast} {slow}");
+    let missing = scan.replace("g: b", "g: a");
+    let e = engine(&missing, false);
+    let s = e.initial().unwrap();
+    assert!(e.is_terminal(&s), "no square holds b: the check fails");
+}

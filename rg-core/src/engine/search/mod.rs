@@ -16,7 +16,7 @@ use crate::model::ModelError;
 
 mod eval;
 
-use super::program::{Action, Operand, Program};
+use super::program::{Action, CompiledEdge, Operand, Program};
 use super::state::{contribution, node_contribution, tag_contribution, Prehashed, State};
 use eval::{Fault, INVALID};
 
@@ -66,6 +66,26 @@ struct Level {
 
 #[cold]
 #[inline(never)]
+/// The test of a check's scan `x = T(*)` (a scalar `x`) whose next node
+/// is entered without a visited check and has one edge, a comparison of
+/// symbols, straight to the check's target `to`: a square passes exactly
+/// when the test holds, and the search tries the squares one by one in
+/// place (`Searcher::scan`; breakthrough.rg's `? findPawn -> pawnExists`
+/// steps over 48 squares before the first white pawn).
+fn scan_test<'p>(p: &'p Program, edge: &CompiledEdge, to: u32) -> Option<&'p Action> {
+    let Action::AssignAny { target, .. } = &edge.action else {
+        return None;
+    };
+    let next = edge.target;
+    let info = p.node_info[next as usize];
+    if !target.steps.is_empty() || next == to || info.visit_in_reach || !info.single_step {
+        return None;
+    }
+    let test = &p.edges[p.edge_start[next as usize] as usize];
+    (test.target == to && matches!(test.action, Action::CompareScalars { .. }))
+        .then_some(&test.action)
+}
+
 fn too_many_tags(p: &Program, node: u32) -> ModelError {
     ModelError::new(format!(
         "move search does not terminate: a move has more than {MAX_MOVE_TAGS} tags (in node {})",
@@ -783,6 +803,15 @@ impl Searcher {
             let mark = self.log.len();
             let passes = match &edge.action {
                 Action::AssignAny { target, symbols } => {
+                    if let Some(test) = scan_test(p, edge, to) {
+                        // Its first step is counted above.
+                        let found = self.scan(p, target.base, symbols, frame, test, depth);
+                        if !matches!(found, Ok(false)) {
+                            self.undo_to(base_mark);
+                            return found;
+                        }
+                        continue;
+                    }
                     let symbol = symbols[frame.alternative as usize];
                     frame.alternative += 1;
                     if frame.alternative as usize == symbols.len() {
@@ -828,6 +857,51 @@ impl Searcher {
             }
         }
         Ok(false)
+    }
+
+    /// A check's scan whose square only has to pass one test to reach
+    /// the check's target (`scan_test`): the symbols from the frame's
+    /// alternative on, tried in place, each with the two steps the
+    /// search would count (the any-assignment's, the test node's) and
+    /// without the undo log (the slot is put back). True at the first
+    /// that passes; the frame moves past its edge when none does. The
+    /// first step of the first symbol is the caller's.
+    fn scan(
+        &mut self,
+        p: &Program,
+        slot: u32,
+        symbols: &[u32],
+        frame: &mut Frame,
+        test: &Action,
+        depth: usize,
+    ) -> Result<bool, Fault> {
+        let old = self.values[slot as usize];
+        let mut first = true;
+        let result = loop {
+            let k = frame.alternative as usize;
+            if k == symbols.len() {
+                frame.alternative = 0;
+                frame.edge += 1;
+                break Ok(false);
+            }
+            if !first {
+                if let Err(fault) = self.tick() {
+                    break Err(fault);
+                }
+            }
+            first = false;
+            frame.alternative += 1;
+            self.values[slot as usize] = symbols[k];
+            if let Err(fault) = self.tick() {
+                break Err(fault);
+            }
+            match self.perform(p, test, depth + 1) {
+                Ok(false) => {}
+                other => break other,
+            }
+        };
+        self.values[slot as usize] = old;
+        result
     }
 
     // ---- state access ------------------------------------------------------------
