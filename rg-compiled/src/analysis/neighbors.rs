@@ -79,10 +79,12 @@ pub fn neighbor_filter(
             if tests.is_empty() {
                 return None;
             }
+            let neighbors = (0..n)
+                .map(|i| neighbor_slot(p, map, board, first + i))
+                .collect::<Option<Vec<u32>>>()?;
             for test in tests {
                 let piece = piece_test(&test.action, slot, board)?;
-                for i in 0..n {
-                    let neighbor = neighbor_slot(p, map, board, first + i)?;
+                for (i, &neighbor) in (0..n).zip(&neighbors) {
                     let bit = 1u64 << i;
                     if (from..to).contains(&neighbor) {
                         let shift = i64::from(neighbor) - i64::from(from + i);

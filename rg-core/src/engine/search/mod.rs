@@ -64,8 +64,6 @@ struct Level {
     visited: HashSet<u128, Prehashed>,
 }
 
-#[cold]
-#[inline(never)]
 /// The test of a check's scan `x = T(*)` (a scalar `x`) whose next node
 /// is entered without a visited check and has one edge, a comparison of
 /// symbols, straight to the check's target `to`: a square passes exactly
@@ -86,6 +84,8 @@ fn scan_test<'p>(p: &'p Program, edge: &CompiledEdge, to: u32) -> Option<&'p Act
         .then_some(&test.action)
 }
 
+#[cold]
+#[inline(never)]
 fn too_many_tags(p: &Program, node: u32) -> ModelError {
     ModelError::new(format!(
         "move search does not terminate: a move has more than {MAX_MOVE_TAGS} tags (in node {})",
@@ -803,7 +803,14 @@ impl Searcher {
             let mark = self.log.len();
             let passes = match &edge.action {
                 Action::AssignAny { target, symbols } => {
-                    if let Some(test) = scan_test(p, edge, to) {
+                    // (Asked at the first symbol only: a scan tried in
+                    // place finishes its edge or the search.)
+                    let fast = if frame.alternative == 0 {
+                        scan_test(p, edge, to)
+                    } else {
+                        None
+                    };
+                    if let Some(test) = fast {
                         // Its first step is counted above.
                         let found = self.scan(p, target.base, symbols, frame, test, depth);
                         if !matches!(found, Ok(false)) {
