@@ -65,13 +65,13 @@ pub fn node_info(
         info[k].move_guard = move_guards[k];
         info[k].reach_guard = reach_guards[k];
         let mut outgoing = edges_of(k);
-        info[k].single_step = k != end as usize
-            && match (outgoing.next(), outgoing.next()) {
-                (Some(e), None) => {
-                    !matches!(e.action, Action::AssignAny { .. } | Action::AssignPlayer(_))
-                }
-                _ => false,
-            };
+        let only = match (outgoing.next(), outgoing.next()) {
+            (Some(e), None) if k != end as usize => Some(&e.action),
+            _ => None,
+        };
+        info[k].single_step =
+            only.is_some_and(|a| !matches!(a, Action::AssignAny { .. } | Action::AssignPlayer(_)));
+        info[k].completes = matches!(only, Some(Action::AssignPlayer(_)));
     }
     (info, guards.into_guards())
 }

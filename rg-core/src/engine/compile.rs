@@ -599,6 +599,7 @@ impl<'g> Compiler<'g> {
         let one = self.intern("1");
         let begin = 0;
         let end = 1;
+        let move_scans = super::move_scan::move_scans(&edge_start, &edges, &node_info);
         Ok(Program {
             symbols: self.symbols,
             nodes,
@@ -607,6 +608,7 @@ impl<'g> Compiler<'g> {
             edge_start,
             edges,
             node_info,
+            move_scans,
             visit_guards,
             key_tables: self.key_tables,
             pool: self.pool,

@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+pub use super::move_scan::MoveScan;
 pub use super::visit_guard::VisitGuard;
 
 /// Where a value lives: the state vector or the constant pool.
@@ -391,6 +392,10 @@ pub struct NodeInfo {
     /// (not an any-assignment nor a `player` assignment): searches follow
     /// it inline instead of opening a frame.
     pub single_step: bool,
+    /// The node (not `end`) has exactly one outgoing edge, a `player`
+    /// assignment: a move search completes the move on arrival instead
+    /// of opening a frame for it.
+    pub completes: bool,
     /// A `@disjoint` pragma covers every edge leaving the node: once one
     /// passes, the others cannot (the pragma's claim), so they are skipped.
     pub disjoint: bool,
@@ -412,6 +417,9 @@ pub struct Program {
     pub edge_start: Vec<u32>,
     pub edges: Vec<CompiledEdge>,
     pub node_info: Vec<NodeInfo>,
+    /// Per edge, how a move search rejects an any-assignment's squares in
+    /// place (see [`MoveScan`]).
+    pub move_scans: Box<[Option<Box<MoveScan>>]>,
     /// The guards of the visited checks on ray loops.
     pub visit_guards: Vec<VisitGuard>,
     pub key_tables: Vec<KeyTable>,

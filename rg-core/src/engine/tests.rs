@@ -593,3 +593,55 @@ fn scans_in_place_count_the_search_s_steps() {
     let s = e.initial().unwrap();
     assert!(e.is_terminal(&s), "no square holds b: the check fails");
 }
+
+/// A move search rejects an any-assignment's squares in place
+/// (`move_scan`) with the steps the full search counts: per square, the
+/// any-assignment's, the tag node's and the test node's, then for each of
+/// the two squares that pass the `$ go` node's and the completing node's:
+/// 8 + 16 + 2 + 2 = 28. Dropping the chain's steps would give 12.
+#[test]
+fn move_scans_count_the_search_s_steps() {
+    let game = "type Player = { x };\ntype Score = { 0 };\ntype Sq = { a, b, c, d, e, f, g, h };\n\
+        var board: Sq -> Sq = { :a, c: b, g: b };\nvar pos: Sq = a;\n\
+        begin, pick: player = x;\npick, tagged: pos = Sq(*);\ntagged, test: $$ pos;\n\
+        test, own: board[pos] == b;\nown, done: $ go;\ndone, end: player = keeper;\n";
+    assert_eq!(least_step_limit(game), 28);
+    let e = engine(game, false);
+    let s = e.initial().unwrap();
+    let mut moves = Vec::new();
+    e.legal_moves(&s, &mut moves).unwrap();
+    let shown: Vec<String> = moves.iter().map(|m| e.format_move(m)).collect();
+    assert_eq!(shown, ["c go", "g go"]);
+}
+
+/// A square whose test reads a key outside its map's key type is left
+/// to the full search, which reports the fault at the test's node (or,
+/// lenient, reads the default); squares before it are still rejected.
+#[test]
+fn move_scans_leave_faults_to_the_search() {
+    let game = "type Player = { x };\ntype Score = { 0 };\ntype K = { a, b };\n\
+        var m: K -> K = { :a };\nvar k: { a, b, c } = a;\n\
+        begin, pick: player = x;\npick, tagged: k = { a, b, c }(*);\ntagged, test: $$ k;\n\
+        test, own: m[k] == b;\nown, end: player = keeper;\n";
+    let e = engine(game, false);
+    let s = e.initial().unwrap();
+    let err = e.legal_moves(&s, &mut Vec::new()).unwrap_err();
+    assert!(
+        err.message
+            .starts_with("invalid access in node test: key c is not in the map's key type"),
+        "{err}"
+    );
+    let lenient = Engine::from_source(
+        &game.replace("m[k] == b", "m[k] == a"),
+        EngineOptions {
+            lenient: true,
+            ..EngineOptions::default()
+        },
+    )
+    .unwrap();
+    let s = lenient.initial().unwrap();
+    let mut moves = Vec::new();
+    lenient.legal_moves(&s, &mut moves).unwrap();
+    let shown: Vec<String> = moves.iter().map(|m| lenient.format_move(m)).collect();
+    assert_eq!(shown, ["a", "b", "c"], "c reads m's default a");
+}

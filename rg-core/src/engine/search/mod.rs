@@ -16,7 +16,7 @@ use crate::model::ModelError;
 
 mod eval;
 
-use super::program::{Action, CompiledEdge, Operand, Program};
+use super::program::{Action, CompiledEdge, MoveScan, Operand, Program};
 use super::state::{contribution, node_contribution, tag_contribution, Prehashed, State};
 use eval::{Fault, INVALID};
 
@@ -185,6 +185,10 @@ enum Enter {
     Skipped,
     /// A reachability search arrived at its target.
     Found,
+    /// A move search met a node whose one edge ends the move, and
+    /// completed the move there instead of pushing a frame (reachability
+    /// searches never complete moves).
+    Completed,
 }
 
 impl Searcher {
@@ -319,6 +323,7 @@ impl Searcher {
         mut node: u32,
         mark: usize,
         tags_len: usize,
+        sink: &mut Sink<'_>,
     ) -> Result<Enter, ModelError> {
         loop {
             let info = p.node_info[node as usize];
@@ -328,6 +333,17 @@ impl Searcher {
                     && !level.visited.insert(self.visited_key(node, true)))
             {
                 return Ok(Enter::Skipped);
+            }
+            if info.completes {
+                // The frame's one step, taken here.
+                let edge = &p.edges[p.edge_start[node as usize] as usize];
+                self.count_step(p, node)?;
+                let Action::AssignPlayer(value) = &edge.action else {
+                    unreachable!("a completing node's edge assigns the player")
+                };
+                let player = self.scalar(p, value).map_err(|f| self.fault(p, f, node))?;
+                self.complete_move(p, edge.target, player, sink)?;
+                return Ok(Enter::Completed);
             }
             if !info.single_step {
                 break;
@@ -418,7 +434,7 @@ impl Searcher {
     ) -> Result<(), ModelError> {
         let base_mark = self.log.len();
         let base_tags = self.tags.len();
-        if let Err(e) = self.enter_move(p, level, start, base_mark, 0) {
+        if let Err(e) = self.enter_move(p, level, start, base_mark, 0, sink) {
             self.undo_to(base_mark);
             return Err(e);
         }
@@ -441,6 +457,18 @@ impl Searcher {
             let tags_len = self.tags.len();
             let passes = match &edge.action {
                 Action::AssignAny { target, symbols } => {
+                    if let Some(scan) = &p.move_scans[frame.edge as usize] {
+                        if self.tags.len() + scan.tags < MAX_MOVE_TAGS {
+                            match self.reject_in_place(p, scan, symbols, frame) {
+                                Ok(true) => {}
+                                Ok(false) => continue,
+                                Err(e) => {
+                                    self.undo_to(base_mark);
+                                    return Err(e);
+                                }
+                            }
+                        }
+                    }
                     let symbol = symbols[frame.alternative as usize];
                     frame.alternative += 1;
                     if frame.alternative as usize == symbols.len() {
@@ -488,8 +516,12 @@ impl Searcher {
                 frame.edge = frame.edge_end;
             }
             if passes {
-                match self.enter_move(p, level, edge.target, mark, tags_len) {
+                match self.enter_move(p, level, edge.target, mark, tags_len, sink) {
                     Ok(Enter::Pushed) => {}
+                    Ok(Enter::Completed) if self.stop_at_first => {
+                        level.stack.clear();
+                        break;
+                    }
                     Ok(_) => {
                         self.undo_to(mark);
                         self.truncate_tags(tags_len);
@@ -509,6 +541,76 @@ impl Searcher {
         self.undo_to(base_mark);
         self.truncate_tags(base_tags);
         Ok(())
+    }
+
+    /// Tries an any-assignment's squares from the frame's alternative on
+    /// against its [`MoveScan`] test, in place: a rejected square counts
+    /// the steps the full search would (the frame's, then one per node of
+    /// the chain) and is passed over. True when the square at the frame's
+    /// alternative passes the test (or faults): the full search takes it,
+    /// its frame step already counted. False when none is left, the frame
+    /// moved past its edge. The first square's frame step is the caller's.
+    fn reject_in_place(
+        &mut self,
+        p: &Program,
+        scan: &MoveScan,
+        symbols: &[u32],
+        frame: &mut Frame,
+    ) -> Result<bool, ModelError> {
+        let slot = scan.slot as usize;
+        let old = self.values[slot];
+        let lhs_fixed = if scan.lhs_invariant {
+            self.value_of(p, &scan.lhs)
+        } else {
+            0
+        };
+        let rhs_fixed = if scan.rhs_invariant {
+            self.value_of(p, &scan.rhs)
+        } else {
+            0
+        };
+        let mut first = true;
+        let result = 'squares: loop {
+            let k = frame.alternative as usize;
+            if k == symbols.len() {
+                frame.alternative = 0;
+                frame.edge += 1;
+                break Ok(false);
+            }
+            if !first {
+                if let Err(f) = self.tick() {
+                    break Err(self.fault(p, f, frame.node));
+                }
+            }
+            first = false;
+            self.values[slot] = symbols[k];
+            let l = if scan.lhs_invariant {
+                lhs_fixed
+            } else {
+                self.value_of(p, &scan.lhs)
+            };
+            let r = if scan.rhs_invariant {
+                rhs_fixed
+            } else {
+                self.value_of(p, &scan.rhs)
+            };
+            if l == INVALID || r == INVALID {
+                // The full search meets the same fault and reports it.
+                self.fault.set(None);
+                break Ok(true);
+            }
+            if (l == r) != scan.negated {
+                break Ok(true);
+            }
+            for &node in &scan.chain {
+                if let Err(f) = self.tick() {
+                    break 'squares Err(self.fault(p, f, node));
+                }
+            }
+            frame.alternative += 1;
+        };
+        self.values[slot] = old;
+        result
     }
 
     /// Performs a non-tag, non-player action; returns whether it is legal.
@@ -777,8 +879,9 @@ impl Searcher {
                 return Ok(true);
             }
             // The single-step chain from `from` failed part-way: its writes
-            // must not leak out of the check (it runs on a copy).
-            Ok(Enter::Skipped) => {
+            // must not leak out of the check (it runs on a copy). (Only
+            // move searches complete moves.)
+            Ok(Enter::Skipped | Enter::Completed) => {
                 self.undo_to(base_mark);
                 return Ok(false);
             }
@@ -852,7 +955,7 @@ impl Searcher {
                         self.undo_to(base_mark);
                         return Ok(true);
                     }
-                    Ok(Enter::Skipped) => self.undo_to(mark),
+                    Ok(Enter::Skipped | Enter::Completed) => self.undo_to(mark),
                     Ok(Enter::Pushed) => {}
                     Err(fault) => {
                         self.undo_to(base_mark);

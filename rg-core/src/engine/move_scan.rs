@@ -1,0 +1,173 @@
+//! Any-assignments whose squares a move search can reject in place.
+//!
+//! A move search tries `x = T(*)` symbol by symbol: it writes `x` through
+//! the undo log, enters the next node, emits its tags (with their prefix
+//! hashes) and only then meets the test that rejects most squares
+//! (breakthrough's `pos = Position(*); $$ pos; board[pos] == mine`). When
+//! the way from the assignment to that test is a chain of tags and skips
+//! that cannot fail, the search evaluates the test first, with `x` written
+//! in place, and does the full work only for the squares that pass. A
+//! rejected square counts the same steps as before, so step limits and
+//! the moves found are unchanged.
+
+use super::program::{Action, CompiledEdge, Layout, NodeInfo, Scalar};
+
+/// The longest chain of tags and skips between an any-assignment and its
+/// test that a plan covers.
+const MAX_CHAIN: usize = 8;
+
+/// How the move search rejects squares of one any-assignment in place.
+#[derive(Clone, Debug)]
+pub struct MoveScan {
+    /// The scalar variable the edge assigns.
+    pub slot: u32,
+    /// The nodes the search enters for one square, up to and including
+    /// the test's node; each counts one step.
+    pub chain: Box<[u32]>,
+    /// Tags emitted before the test (a square that would pass the tag
+    /// limit is left to the full search, which reports it).
+    pub tags: usize,
+    /// The test: `lhs == rhs`, negated when `negated`.
+    pub negated: bool,
+    pub lhs: Scalar,
+    pub rhs: Scalar,
+    /// Whether a side does not read `slot` (it is evaluated once per scan).
+    pub lhs_invariant: bool,
+    pub rhs_invariant: bool,
+}
+
+/// The plan of every edge (`None` for most).
+pub fn move_scans(
+    edge_start: &[u32],
+    edges: &[CompiledEdge],
+    info: &[NodeInfo],
+) -> Box<[Option<Box<MoveScan>>]> {
+    edges
+        .iter()
+        .map(|edge| plan(edge_start, edges, info, edge).map(Box::new))
+        .collect()
+}
+
+fn plan(
+    edge_start: &[u32],
+    edges: &[CompiledEdge],
+    info: &[NodeInfo],
+    edge: &CompiledEdge,
+) -> Option<MoveScan> {
+    let Action::AssignAny { target, .. } = &edge.action else {
+        return None;
+    };
+    if !target.steps.is_empty() || *target.layout != Layout::Scalar {
+        return None;
+    }
+    let slot = target.base;
+    let mut chain = Vec::new();
+    let mut tags = 0;
+    let mut node = edge.target;
+    while chain.len() < MAX_CHAIN {
+        let facts = info[node as usize];
+        // Each node must be entered exactly as the full search enters it:
+        // no visited set to update, no early refusal, one edge followed
+        // inline.
+        if !facts.can_finish_move || facts.visit_in_move || !facts.single_step {
+            return None;
+        }
+        chain.push(node);
+        let next = &edges[edge_start[node as usize] as usize];
+        match &next.action {
+            Action::Tag(_) | Action::VarTag(Scalar::Symbol(_) | Scalar::Slot(_)) => tags += 1,
+            Action::Skip => {}
+            Action::CompareScalars { negated, lhs, rhs } => {
+                return Some(MoveScan {
+                    slot,
+                    chain: chain.into_boxed_slice(),
+                    tags,
+                    negated: *negated,
+                    lhs_invariant: !reads(lhs, slot),
+                    rhs_invariant: !reads(rhs, slot),
+                    lhs: lhs.clone(),
+                    rhs: rhs.clone(),
+                });
+            }
+            _ => return None,
+        }
+        node = next.target;
+    }
+    None
+}
+
+/// Whether the expression reads the scalar slot (directly or as a key;
+/// map entries never share a scalar's slot).
+fn reads(scalar: &Scalar, slot: u32) -> bool {
+    let mut slots = Vec::new();
+    scalar.read_slots(&mut slots);
+    slots.contains(&slot)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Engine;
+
+    fn scans(source: &str) -> Vec<MoveScan> {
+        let engine = Engine::from_source(source, Default::default()).expect("game compiles");
+        let p = engine.program();
+        p.move_scans
+            .iter()
+            .flatten()
+            .map(|s| (**s).clone())
+            .collect()
+    }
+
+    const GAME: &str = "
+        type Player = {one};
+        type Score = {0, 1};
+        type Square = {a, b, c};
+        type Piece = {e, x};
+        var board: Square -> Piece = {b: x, :e};
+        var at: Square = a;
+        var mine: Piece = x;
+        begin, pick: player = PlayerOrSystem(one);
+        pick, tagged: at = Square(*);
+        tagged, test: $$ at;
+        test, own: board[at] == mine;
+        own, done: $ go;
+        done, end: player = PlayerOrSystem(keeper);
+    ";
+
+    #[test]
+    fn a_tag_then_a_test_is_planned_with_its_invariant_side() {
+        let plans = scans(GAME);
+        assert_eq!(plans.len(), 1, "{plans:?}");
+        let plan = &plans[0];
+        assert_eq!(plan.chain.len(), 2);
+        assert_eq!(plan.tags, 1);
+        assert!(!plan.lhs_invariant, "board[at] reads at");
+        assert!(plan.rhs_invariant, "mine does not");
+    }
+
+    #[test]
+    fn a_write_or_a_branch_before_the_test_has_no_plan() {
+        let write = GAME.replace("tagged, test: $$ at;", "tagged, test: mine = Piece(x);");
+        assert!(scans(&write).is_empty());
+        let branch = GAME.replace(
+            "tagged, test: $$ at;",
+            "tagged, test: $$ at;\n tagged, test: $ other;",
+        );
+        assert!(scans(&branch).is_empty());
+    }
+
+    #[test]
+    fn a_map_target_has_no_plan() {
+        let map = GAME
+            .replace(
+                "pick, tagged: at = Square(*);",
+                "pick, tagged: board[at] = Piece(*);",
+            )
+            .replace(
+                "test, own: board[at] == mine;",
+                "test, own: board[a] == mine;",
+            );
+        assert!(scans(&map).is_empty());
+    }
+}
