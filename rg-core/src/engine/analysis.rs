@@ -73,6 +73,10 @@ pub fn node_info(
             only.is_some_and(|a| !matches!(a, Action::AssignAny { .. } | Action::AssignPlayer(_)));
         info[k].completes = matches!(only, Some(Action::AssignPlayer(_)));
     }
+    let counts = super::distinct_walks::distinct_walks(edge_start, edges, &info, end);
+    for (node_info, counts) in info.iter_mut().zip(counts) {
+        node_info.distinct_walks = counts;
+    }
     (info, guards.into_guards())
 }
 

@@ -11,6 +11,7 @@
 
 mod analysis;
 mod compile;
+mod distinct_walks;
 mod move_scan;
 pub mod program;
 mod search;

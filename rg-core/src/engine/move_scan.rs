@@ -10,7 +10,7 @@
 //! rejected square counts the same steps as before, so step limits and
 //! the moves found are unchanged.
 
-use super::program::{Action, CompiledEdge, Layout, NodeInfo, Scalar};
+use super::program::{Action, CompiledEdge, Indexed, Layout, NodeInfo, Scalar};
 
 /// The longest chain of tags and skips between an any-assignment and its
 /// test that a plan covers.
@@ -34,6 +34,20 @@ pub struct MoveScan {
     /// Whether a side does not read `slot` (it is evaluated once per scan).
     pub lhs_invariant: bool,
     pub rhs_invariant: bool,
+    /// When one side is `m[x]` over a contiguous key type and the other
+    /// does not read `x`, and the edge has at most 64 symbols: the search
+    /// tests all squares at once into a bit set (`Searcher::passing`) and
+    /// jumps from one passing square to the next.
+    pub batch: Option<Batch>,
+}
+
+/// The test `m[x] == fixed` (or `!=`) of a batched scan.
+#[derive(Clone, Debug)]
+pub struct Batch {
+    /// `m[x]`: its space, base, stride and key range `min..min + count`.
+    pub read: Indexed,
+    /// The side that does not read `x`.
+    pub fixed: Scalar,
 }
 
 /// The plan of every edge (`None` for most).
@@ -54,7 +68,7 @@ fn plan(
     info: &[NodeInfo],
     edge: &CompiledEdge,
 ) -> Option<MoveScan> {
-    let Action::AssignAny { target, .. } = &edge.action else {
+    let Action::AssignAny { target, symbols } = &edge.action else {
         return None;
     };
     if !target.steps.is_empty() || *target.layout != Layout::Scalar {
@@ -78,7 +92,11 @@ fn plan(
             Action::Tag(_) | Action::VarTag(Scalar::Symbol(_) | Scalar::Slot(_)) => tags += 1,
             Action::Skip => {}
             Action::CompareScalars { negated, lhs, rhs } => {
+                let batch = (symbols.len() <= 64)
+                    .then(|| batch(lhs, rhs, slot).or_else(|| batch(rhs, lhs, slot)))
+                    .flatten();
                 return Some(MoveScan {
+                    batch,
                     slot,
                     chain: chain.into_boxed_slice(),
                     tags,
@@ -94,6 +112,20 @@ fn plan(
         node = next.target;
     }
     None
+}
+
+/// The batch of a test whose `read` side is `m[x]` over a contiguous key
+/// type and whose `fixed` side does not read `x`.
+fn batch(read: &Scalar, fixed: &Scalar, slot: u32) -> Option<Batch> {
+    match read {
+        Scalar::Indexed(ix) if ix.key_slot == slot && ix.contiguous && !reads(fixed, slot) => {
+            Some(Batch {
+                read: ix.clone(),
+                fixed: fixed.clone(),
+            })
+        }
+        _ => None,
+    }
 }
 
 /// Whether the expression reads the scalar slot (directly or as a key;
@@ -144,6 +176,13 @@ mod tests {
         assert_eq!(plan.tags, 1);
         assert!(!plan.lhs_invariant, "board[at] reads at");
         assert!(plan.rhs_invariant, "mine does not");
+        let batch = plan.batch.as_ref().expect("board[at] == mine is batched");
+        assert_eq!(batch.read.key_slot, plan.slot);
+        assert!(matches!(batch.fixed, Scalar::Slot(_)), "{:?}", batch.fixed);
+        let swapped = scans(&GAME.replace("board[at] == mine", "mine == board[at]"));
+        assert!(swapped[0].batch.is_some(), "either side may be the read");
+        let both = scans(&GAME.replace("board[at] == mine", "board[at] == board[at]"));
+        assert!(both[0].batch.is_none(), "both sides read at");
     }
 
     #[test]

@@ -396,6 +396,10 @@ pub struct NodeInfo {
     /// assignment: a move search completes the move on arrival instead
     /// of opening a frame for it.
     pub completes: bool,
+    /// Distinct walks of a move search started here spell distinct tag
+    /// sequences, so its moves are counted by walks (see
+    /// `distinct_walks`).
+    pub distinct_walks: bool,
     /// A `@disjoint` pragma covers every edge leaving the node: once one
     /// passes, the others cannot (the pragma's claim), so they are skipped.
     pub disjoint: bool,

@@ -16,7 +16,8 @@ use crate::model::ModelError;
 
 mod eval;
 
-use super::program::{Action, CompiledEdge, MoveScan, Operand, Program};
+use super::move_scan::Batch;
+use super::program::{Action, CompiledEdge, MoveScan, Operand, Program, Space};
 use super::state::{contribution, node_contribution, tag_contribution, Prehashed, State};
 use eval::{Fault, INVALID};
 
@@ -56,6 +57,10 @@ struct Frame {
     /// Undo-log length and tag count when this frame was entered.
     undo_mark: u32,
     tags_len: u32,
+    /// For a batched any-assignment (`MoveScan::batch`): bit `k` set when
+    /// symbol `k` passes the test, computed at the first symbol (the
+    /// semistate is the same at every return to the frame).
+    passing: u64,
 }
 
 #[derive(Default)]
@@ -98,6 +103,9 @@ enum Sink<'a> {
     Count {
         seen: &'a mut HashSet<u128, Prehashed>,
     },
+    /// Counting where distinct walks spell distinct tag sequences
+    /// (`NodeInfo::distinct_walks`): completed walks, no set.
+    CountWalks { walks: &'a mut u64 },
     Moves {
         index: &'a mut HashMap<u128, usize, Prehashed>,
         found: &'a mut Vec<FoundMove>,
@@ -260,6 +268,11 @@ impl Searcher {
             return Ok(0);
         }
         self.load(state);
+        if p.node_info[state.node as usize].distinct_walks {
+            let mut walks = 0;
+            self.run_moves(p, state.node, &mut Sink::CountWalks { walks: &mut walks })?;
+            return Ok(walks);
+        }
         let mut seen = std::mem::take(&mut self.count_seen);
         seen.clear();
         let result = self.run_moves(p, state.node, &mut Sink::Count { seen: &mut seen });
@@ -300,10 +313,16 @@ impl Searcher {
         self.hash
     }
 
-    /// The hash of the tags emitted so far.
+    /// The hash of the tags emitted so far. Hashes are folded in only
+    /// when asked for (counting by walks never asks).
     #[inline]
-    fn prefix_hash(&self) -> u128 {
-        self.prefix_hashes.last().copied().unwrap_or(0)
+    fn prefix_hash(&mut self) -> u128 {
+        let mut hash = self.prefix_hashes.last().copied().unwrap_or(0);
+        for position in self.prefix_hashes.len()..self.tags.len() {
+            hash ^= tag_contribution(position, self.tags[position]);
+            self.prefix_hashes.push(hash);
+        }
+        hash
     }
 
     #[inline]
@@ -381,6 +400,7 @@ impl Searcher {
             alternative: 0,
             undo_mark: mark as u32,
             tags_len: tags_len as u32,
+            passing: 0,
         });
         Ok(Enter::Pushed)
     }
@@ -557,6 +577,11 @@ impl Searcher {
         symbols: &[u32],
         frame: &mut Frame,
     ) -> Result<bool, ModelError> {
+        if let Some(batch) = &scan.batch {
+            if let Some(found) = self.skip_rejected(p, scan, batch, symbols, frame) {
+                return Ok(found);
+            }
+        }
         let slot = scan.slot as usize;
         let old = self.values[slot];
         let lhs_fixed = if scan.lhs_invariant {
@@ -611,6 +636,71 @@ impl Searcher {
         };
         self.values[slot] = old;
         result
+    }
+
+    /// [`Self::reject_in_place`] for a batched scan: all squares are
+    /// tested at the first symbol into the frame's bit set, and the
+    /// search jumps to the next passing square, counting the rejected
+    /// squares' steps at once. `None` when those steps would reach the
+    /// next limit check: the square-by-square loop then finds the exact
+    /// step that fails.
+    fn skip_rejected(
+        &mut self,
+        p: &Program,
+        scan: &MoveScan,
+        batch: &Batch,
+        symbols: &[u32],
+        frame: &mut Frame,
+    ) -> Option<bool> {
+        if frame.alternative == 0 {
+            frame.passing = self.passing(p, scan, batch, symbols);
+        }
+        let from = frame.alternative as usize;
+        let ahead = frame.passing >> from;
+        let next = if ahead == 0 {
+            symbols.len()
+        } else {
+            from + ahead.trailing_zeros() as usize
+        };
+        let per_square = 1 + scan.chain.len() as u64;
+        // The first square's frame step is the caller's; a passing
+        // square's is counted here.
+        let steps = (next - from) as u64 * per_square - u64::from(next == symbols.len());
+        if self.steps + steps > self.check_at {
+            return None;
+        }
+        self.steps += steps;
+        if next == symbols.len() {
+            frame.alternative = 0;
+            frame.edge += 1;
+            Some(false)
+        } else {
+            frame.alternative = next as u32;
+            Some(true)
+        }
+    }
+
+    /// The squares of a batched scan that pass its test (or fault, left
+    /// to the full search), as a bit set over the edge's symbols.
+    fn passing(&self, p: &Program, scan: &MoveScan, batch: &Batch, symbols: &[u32]) -> u64 {
+        let fixed = self.value_of(p, &batch.fixed);
+        if fixed == INVALID {
+            self.fault.set(None);
+            return u64::MAX;
+        }
+        let read = &batch.read;
+        let data: &[u32] = match read.space {
+            Space::State => &self.values,
+            Space::Pool => &p.pool,
+        };
+        let mut mask = 0;
+        for (k, &symbol) in symbols.iter().enumerate() {
+            let index = symbol.wrapping_sub(read.min);
+            let passes = index >= read.count
+                || (data[(read.base + index * read.stride) as usize] == fixed) != scan.negated;
+            mask |= u64::from(passes) << k;
+        }
+        mask
     }
 
     /// Performs a non-tag, non-player action; returns whether it is legal.
@@ -671,8 +761,6 @@ impl Searcher {
             return Err(too_many_tags(p, node));
         }
         self.tags.push(tag);
-        self.prefix_hashes
-            .push(self.prefix_hash() ^ tag_contribution(position, tag));
         if p.visibility_changes {
             self.record_visibility(p, position);
         }
@@ -711,6 +799,7 @@ impl Searcher {
     ) -> Result<(), ModelError> {
         let prefix = self.prefix_hash();
         match sink {
+            Sink::CountWalks { walks } => **walks += 1,
             Sink::Count { seen } => {
                 seen.insert(prefix);
             }
@@ -860,6 +949,7 @@ impl Searcher {
             alternative: 0,
             undo_mark: mark as u32,
             tags_len: 0,
+            passing: 0,
         });
         Ok(Enter::Pushed)
     }
