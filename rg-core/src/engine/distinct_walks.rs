@@ -92,7 +92,7 @@ fn choice_is_named(
                     Some(tag @ (FirstTag::Constant(_) | FirstTag::EndsMove))
                         if !seen.contains(&tag) =>
                     {
-                        seen.push(tag)
+                        seen.push(tag);
                     }
                     _ => return false,
                 }
