@@ -72,6 +72,10 @@ pub fn node_info(
         info[k].single_step =
             only.is_some_and(|a| !matches!(a, Action::AssignAny { .. } | Action::AssignPlayer(_)));
         info[k].completes = matches!(only, Some(Action::AssignPlayer(_)));
+        let count = edges_of(k).count();
+        info[k].tests_only = k != end as usize
+            && (2..=64).contains(&count)
+            && edges_of(k).all(|e| matches!(e.action, Action::CompareScalars { .. }));
     }
     let counts = super::distinct_walks::distinct_walks(edge_start, edges, &info, end);
     for (node_info, counts) in info.iter_mut().zip(counts) {

@@ -600,6 +600,7 @@ impl<'g> Compiler<'g> {
         let begin = 0;
         let end = 1;
         let move_scans = super::move_scan::move_scans(&edge_start, &edges, &node_info);
+        let check_scan_batches = super::move_scan::check_scan_batches(&edge_start, &edges);
         Ok(Program {
             symbols: self.symbols,
             nodes,
@@ -609,6 +610,7 @@ impl<'g> Compiler<'g> {
             edges,
             node_info,
             move_scans,
+            check_scan_batches,
             visit_guards,
             key_tables: self.key_tables,
             pool: self.pool,

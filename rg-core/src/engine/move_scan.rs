@@ -114,6 +114,31 @@ fn plan(
     None
 }
 
+/// Per edge: for a scalar any-assignment whose next node's one edge is a
+/// batchable comparison, that comparison's [`Batch`]. A check's scan of
+/// this shape (`search::scan_test`) looks for its first passing square
+/// in one tight loop.
+pub fn check_scan_batches(edge_start: &[u32], edges: &[CompiledEdge]) -> Box<[Option<Box<Batch>>]> {
+    edges
+        .iter()
+        .map(|edge| {
+            let Action::AssignAny { target, .. } = &edge.action else {
+                return None;
+            };
+            let next = edge.target as usize;
+            if !target.steps.is_empty() || edge_start[next + 1] - edge_start[next] != 1 {
+                return None;
+            }
+            match &edges[edge_start[next] as usize].action {
+                Action::CompareScalars { lhs, rhs, .. } => batch(lhs, rhs, target.base)
+                    .or_else(|| batch(rhs, lhs, target.base))
+                    .map(Box::new),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
 /// The batch of a test whose `read` side is `m[x]` over a contiguous key
 /// type and whose `fixed` side does not read `x`.
 fn batch(read: &Scalar, fixed: &Scalar, slot: u32) -> Option<Batch> {

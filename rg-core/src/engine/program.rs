@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-pub use super::move_scan::MoveScan;
+pub use super::move_scan::{Batch, MoveScan};
 pub use super::visit_guard::VisitGuard;
 
 /// Where a value lives: the state vector or the constant pool.
@@ -400,6 +400,9 @@ pub struct NodeInfo {
     /// sequences, so its moves are counted by walks (see
     /// `distinct_walks`).
     pub distinct_walks: bool,
+    /// The node has from 2 to 64 edges, all comparisons of symbols: a
+    /// move search evaluates them together when it enters the node.
+    pub tests_only: bool,
     /// A `@disjoint` pragma covers every edge leaving the node: once one
     /// passes, the others cannot (the pragma's claim), so they are skipped.
     pub disjoint: bool,
@@ -424,6 +427,9 @@ pub struct Program {
     /// Per edge, how a move search rejects an any-assignment's squares in
     /// place (see [`MoveScan`]).
     pub move_scans: Box<[Option<Box<MoveScan>>]>,
+    /// Per edge, the test of a check's scan looked for in one loop (see
+    /// [`super::move_scan::check_scan_batches`]).
+    pub check_scan_batches: Box<[Option<Box<Batch>>]>,
     /// The guards of the visited checks on ray loops.
     pub visit_guards: Vec<VisitGuard>,
     pub key_tables: Vec<KeyTable>,

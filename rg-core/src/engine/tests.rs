@@ -645,3 +645,63 @@ fn move_scans_leave_faults_to_the_search() {
     let shown: Vec<String> = moves.iter().map(|m| lenient.format_move(m)).collect();
     assert_eq!(shown, ["a", "b", "c"], "c reads m's default a");
 }
+
+/// A check's batched scan (`first_passing`) leaves a key outside the
+/// read's key type to the square-by-square scan, which reports it (at
+/// the check's node, as for any fault inside a check); before that key
+/// it finds a passing square as usual.
+#[test]
+fn batched_check_scans_leave_faults_to_the_scan() {
+    let game = "type Player = { x };\ntype Score = { 0 };\ntype K = { a, b };\n\
+        var m: K -> K = { :a };\nvar k: { a, b, c } = a;\n\
+        begin, m1: ? r -> t;\nbegin, z: ! r -> t;\nz, end: player = keeper;\n\
+        m1, n: player = x;\nn, end: player = keeper;\n\
+        r, r1: k = { a, b, c }(*);\nr1, t: m[k] == b;\n";
+    let err = engine(game, false).initial().unwrap_err();
+    assert!(
+        err.message
+            .starts_with("invalid access in node begin: key c is not in the map's key type"),
+        "{err}"
+    );
+    let found = engine(&game.replace("{ :a }", "{ :a, b: b }"), false);
+    let s = found.initial().unwrap();
+    assert!(!found.is_terminal(&s), "m[b] == b passes before c is read");
+}
+
+/// A node whose edges are all comparisons is tested at once when its
+/// frame is pushed (`NodeInfo::tests_only`); a failing edge still counts
+/// its step: 3 edges + 2 steps for each of the two that pass = 7 (6 if
+/// the failing edge's step were dropped).
+#[test]
+fn tested_frames_count_every_edge_s_step() {
+    let game = "type Player = { x };\ntype Score = { 0 };\ntype Sq = { a, b, c };\n\
+        var v: Sq = b;\nbegin, s: player = x;\n\
+        s, t1: v == a;\ns, t2: v == b;\ns, t3: v != c;\n\
+        t1, e1: $ one;\nt2, e2: $ two;\nt3, e3: $ three;\n\
+        e1, end: player = keeper;\ne2, end: player = keeper;\ne3, end: player = keeper;\n";
+    assert_eq!(least_step_limit(game), 7);
+    let e = engine(game, false);
+    let s = e.initial().unwrap();
+    let mut moves = Vec::new();
+    e.legal_moves(&s, &mut moves).unwrap();
+    let shown: Vec<String> = moves.iter().map(|m| e.format_move(m)).collect();
+    assert_eq!(shown, ["two", "three"]);
+    // A test that faults is reported when the search reaches it, after
+    // the edge before it has been taken.
+    let faulting = game
+        .replace(
+            "var v: Sq = b;",
+            "var v: Sq = a;\nvar w: Sq = c;\nvar m: { a, b } -> Sq = { :a };",
+        )
+        .replace("s, t2: v == b;", "s, t2: m[w] == b;");
+    let e = engine(&faulting, false);
+    let err = e
+        .initial()
+        .and_then(|s| e.legal_moves(&s, &mut Vec::new()))
+        .unwrap_err();
+    assert!(
+        err.message
+            .starts_with("invalid access in node s: key c is not in the map's key type"),
+        "{err}"
+    );
+}

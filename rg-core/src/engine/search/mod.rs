@@ -16,8 +16,7 @@ use crate::model::ModelError;
 
 mod eval;
 
-use super::move_scan::Batch;
-use super::program::{Action, CompiledEdge, MoveScan, Operand, Program, Space};
+use super::program::{Action, Batch, CompiledEdge, MoveScan, Operand, Program, Space};
 use super::state::{contribution, node_contribution, tag_contribution, Prehashed, State};
 use eval::{Fault, INVALID};
 
@@ -59,8 +58,13 @@ struct Frame {
     tags_len: u32,
     /// For a batched any-assignment (`MoveScan::batch`): bit `k` set when
     /// symbol `k` passes the test, computed at the first symbol (the
-    /// semistate is the same at every return to the frame).
+    /// semistate is the same at every return to the frame). For a frame
+    /// with `tested` set: bit `k` set when the node's edge `k` passes.
     passing: u64,
+    /// The node's edges are all comparisons (`NodeInfo::tests_only`),
+    /// evaluated together when the frame was pushed: the search skips
+    /// those that fail and takes those that pass without testing again.
+    tested: bool,
 }
 
 #[derive(Default)]
@@ -389,6 +393,11 @@ impl Searcher {
             node = edge.target;
         }
         let range = p.edges_of(node);
+        let (tested, passing) = if p.node_info[node as usize].tests_only {
+            self.test_edges(p, &p.edges[range.clone()])
+        } else {
+            (false, 0)
+        };
         level.stack.push(Frame {
             node,
             edge: range.start as u32,
@@ -400,7 +409,8 @@ impl Searcher {
             alternative: 0,
             undo_mark: mark as u32,
             tags_len: tags_len as u32,
-            passing: 0,
+            passing,
+            tested,
         });
         Ok(Enter::Pushed)
     }
@@ -466,6 +476,24 @@ impl Searcher {
                 continue;
             }
             let node = frame.node;
+            let mut known_pass = false;
+            if frame.tested {
+                let k = frame.edge - p.edge_start[node as usize];
+                let ahead = frame.passing >> k;
+                let failing = if ahead == 0 {
+                    frame.edge_end - frame.edge
+                } else {
+                    ahead.trailing_zeros()
+                };
+                // The failing edges' steps at once, unless a limit check
+                // falls among them (then each is tried as usual).
+                if failing > 0 && self.steps + u64::from(failing) <= self.check_at {
+                    self.steps += u64::from(failing);
+                    frame.edge += failing;
+                    continue;
+                }
+                known_pass = failing == 0;
+            }
             if let Err(e) = self.count_step(p, node) {
                 self.undo_to(base_mark);
                 return Err(e);
@@ -475,55 +503,60 @@ impl Searcher {
             let from = frame.node;
             let mark = self.log.len();
             let tags_len = self.tags.len();
-            let passes = match &edge.action {
-                Action::AssignAny { target, symbols } => {
-                    if let Some(scan) = &p.move_scans[frame.edge as usize] {
-                        if self.tags.len() + scan.tags < MAX_MOVE_TAGS {
-                            match self.reject_in_place(p, scan, symbols, frame) {
-                                Ok(true) => {}
-                                Ok(false) => continue,
-                                Err(e) => {
-                                    self.undo_to(base_mark);
-                                    return Err(e);
+            let passes = if known_pass {
+                frame.edge += 1;
+                true
+            } else {
+                match &edge.action {
+                    Action::AssignAny { target, symbols } => {
+                        if let Some(scan) = &p.move_scans[frame.edge as usize] {
+                            if self.tags.len() + scan.tags < MAX_MOVE_TAGS {
+                                match self.reject_in_place(p, scan, symbols, frame) {
+                                    Ok(true) => {}
+                                    Ok(false) => continue,
+                                    Err(e) => {
+                                        self.undo_to(base_mark);
+                                        return Err(e);
+                                    }
                                 }
                             }
                         }
+                        let symbol = symbols[frame.alternative as usize];
+                        frame.alternative += 1;
+                        if frame.alternative as usize == symbols.len() {
+                            frame.alternative = 0;
+                            frame.edge += 1;
+                        }
+                        self.assign_symbol(p, target, symbol)
+                            .map_err(|f| self.fault(p, f, from))?;
+                        true
                     }
-                    let symbol = symbols[frame.alternative as usize];
-                    frame.alternative += 1;
-                    if frame.alternative as usize == symbols.len() {
-                        frame.alternative = 0;
+                    action => {
                         frame.edge += 1;
-                    }
-                    self.assign_symbol(p, target, symbol)
-                        .map_err(|f| self.fault(p, f, from))?;
-                    true
-                }
-                action => {
-                    frame.edge += 1;
-                    match action {
-                        Action::AssignPlayer(value) => {
-                            let player =
-                                self.scalar(p, value).map_err(|f| self.fault(p, f, from))?;
-                            self.complete_move(p, edge.target, player, sink)?;
-                            if self.stop_at_first {
-                                level.stack.clear();
-                                break;
+                        match action {
+                            Action::AssignPlayer(value) => {
+                                let player =
+                                    self.scalar(p, value).map_err(|f| self.fault(p, f, from))?;
+                                self.complete_move(p, edge.target, player, sink)?;
+                                if self.stop_at_first {
+                                    level.stack.clear();
+                                    break;
+                                }
+                                false
                             }
-                            false
+                            Action::Tag(t) => {
+                                self.push_tag(p, *t, from)?;
+                                true
+                            }
+                            Action::VarTag(v) => {
+                                let t = self.scalar(p, v).map_err(|f| self.fault(p, f, from))?;
+                                self.push_tag(p, t, from)?;
+                                true
+                            }
+                            other => self
+                                .perform(p, other, 1)
+                                .map_err(|f| self.fault(p, f, from))?,
                         }
-                        Action::Tag(t) => {
-                            self.push_tag(p, *t, from)?;
-                            true
-                        }
-                        Action::VarTag(v) => {
-                            let t = self.scalar(p, v).map_err(|f| self.fault(p, f, from))?;
-                            self.push_tag(p, t, from)?;
-                            true
-                        }
-                        other => self
-                            .perform(p, other, 1)
-                            .map_err(|f| self.fault(p, f, from))?,
                     }
                 }
             };
@@ -701,6 +734,26 @@ impl Searcher {
             mask |= u64::from(passes) << k;
         }
         mask
+    }
+
+    /// Evaluates a `tests_only` node's comparisons on the current
+    /// semistate: bit `k` set when edge `k` passes. `(false, _)` when one
+    /// faults: the search then tries the edges one by one and reports the
+    /// fault when it reaches it.
+    fn test_edges(&self, p: &Program, edges: &[CompiledEdge]) -> (bool, u64) {
+        let mut passing = 0;
+        for (k, edge) in edges.iter().enumerate() {
+            let Action::CompareScalars { negated, lhs, rhs } = &edge.action else {
+                return (false, 0);
+            };
+            let (l, r) = (self.value_of(p, lhs), self.value_of(p, rhs));
+            if l == INVALID || r == INVALID {
+                self.fault.set(None);
+                return (false, 0);
+            }
+            passing |= u64::from((l == r) != *negated) << k;
+        }
+        (true, passing)
     }
 
     /// Performs a non-tag, non-player action; returns whether it is legal.
@@ -950,6 +1003,7 @@ impl Searcher {
             undo_mark: mark as u32,
             tags_len: 0,
             passing: 0,
+            tested: false,
         });
         Ok(Enter::Pushed)
     }
@@ -1075,6 +1129,13 @@ impl Searcher {
         test: &Action,
         depth: usize,
     ) -> Result<bool, Fault> {
+        if let (Some(batch), Action::CompareScalars { negated, .. }) =
+            (&p.check_scan_batches[frame.edge as usize], test)
+        {
+            if let Some(found) = self.first_passing(p, batch, *negated, symbols, frame) {
+                return Ok(found);
+            }
+        }
         let old = self.values[slot as usize];
         let mut first = true;
         let result = loop {
@@ -1102,6 +1163,56 @@ impl Searcher {
         };
         self.values[slot as usize] = old;
         result
+    }
+
+    /// [`Self::scan`] for a batched test, from the first symbol: finds the
+    /// first passing square in one tight loop and counts the steps the
+    /// square-by-square scan would (two per square, the first one the
+    /// caller's). `None` when a key lies outside the read's key type, the
+    /// fixed side faults, or a limit check falls among the steps: the
+    /// square-by-square scan then does it all.
+    fn first_passing(
+        &mut self,
+        p: &Program,
+        batch: &Batch,
+        negated: bool,
+        symbols: &[u32],
+        frame: &mut Frame,
+    ) -> Option<bool> {
+        let fixed = self.value_of(p, &batch.fixed);
+        if fixed == INVALID || symbols.is_empty() {
+            self.fault.set(None);
+            return None;
+        }
+        let read = &batch.read;
+        let data: &[u32] = match read.space {
+            Space::State => &self.values,
+            Space::Pool => &p.pool,
+        };
+        let mut k = 0;
+        while k < symbols.len() {
+            let index = symbols[k].wrapping_sub(read.min);
+            if index >= read.count {
+                return None;
+            }
+            if (data[(read.base + index * read.stride) as usize] == fixed) != negated {
+                break;
+            }
+            k += 1;
+        }
+        let found = k < symbols.len();
+        let steps = if found { 2 * k + 1 } else { 2 * k - 1 } as u64;
+        if self.steps + steps > self.check_at {
+            return None;
+        }
+        self.steps += steps;
+        if found {
+            frame.alternative = k as u32 + 1;
+        } else {
+            frame.alternative = 0;
+            frame.edge += 1;
+        }
+        Some(found)
     }
 
     // ---- state access ------------------------------------------------------------
