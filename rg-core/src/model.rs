@@ -260,10 +260,12 @@ fn perft_within<M: ForwardModel>(
     let mut moves = Vec::new();
     model.legal_moves(state, &mut moves)?;
     let mut total = 0;
+    // One child buffer for all moves (a copy of `state` before each).
+    let mut child = state.clone();
     match player {
         Player::Keeper => {
             for mv in &moves {
-                let mut child = state.clone();
+                child.clone_from(state);
                 model.apply(&mut child, mv)?;
                 total += perft_within(model, &child, depth, budget)?;
             }
@@ -271,7 +273,7 @@ fn perft_within<M: ForwardModel>(
         Player::Random => {
             let mut seen = HashSet::new();
             for mv in &moves {
-                let mut child = state.clone();
+                child.clone_from(state);
                 model.apply(&mut child, mv)?;
                 if seen.insert(child.clone()) {
                     total += perft_within(model, &child, depth - 1, budget)?;
@@ -280,7 +282,7 @@ fn perft_within<M: ForwardModel>(
         }
         Player::Real(_) => {
             for mv in &moves {
-                let mut child = state.clone();
+                child.clone_from(state);
                 model.apply(&mut child, mv)?;
                 total += perft_within(model, &child, depth - 1, budget)?;
             }

@@ -164,14 +164,32 @@ impl Engine {
     /// Applies the keeper's unique move until a non-keeper is on move or the
     /// game is over.
     pub fn complete_keeper(&self, state: &mut State) -> Result<(), ModelError> {
+        // The found-moves buffer and the moves' buffers are reused (one
+        // keeper completion per applied move).
+        let mut moves = self.found.take();
+        let result = self.keeper_moves(state, &mut moves);
+        self.found.replace(moves);
+        result
+    }
+
+    fn keeper_moves(
+        &self,
+        state: &mut State,
+        moves: &mut Vec<FoundMove>,
+    ) -> Result<(), ModelError> {
         let p = &self.program;
         for _ in 0..MAX_KEEPER_CHAIN {
             if state.node == p.end || state.values[p.player_slot as usize] != p.keeper {
                 return Ok(());
             }
-            let mut moves = self.found_moves(state)?;
+            let mut searcher = self.searcher.borrow_mut();
+            searcher.moves(p, state, moves)?;
             match moves.len() {
-                1 => *state = moves.pop().expect("one move").next,
+                1 => {
+                    let only = moves.pop().expect("one move");
+                    state.clone_from(&only.next);
+                    searcher.recycle(only.next.values, only.tags);
+                }
                 0 => {
                     return Err(ModelError::new(format!(
                         "game unexpectedly ended: the keeper has no legal move in node {}",

@@ -393,7 +393,10 @@ impl Searcher {
             node = edge.target;
         }
         let range = p.edges_of(node);
-        let (tested, passing) = if p.node_info[node as usize].tests_only {
+        let info = p.node_info[node as usize];
+        // (At a disjoint node the search stops at the first edge that
+        // passes: testing them all first would be more work.)
+        let (tested, passing) = if info.tests_only && !info.disjoint {
             self.test_edges(p, &p.edges[range.clone()])
         } else {
             (false, 0)
