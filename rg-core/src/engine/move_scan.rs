@@ -1,14 +1,15 @@
 //! Any-assignments whose squares a move search can reject in place.
 //!
 //! A move search tries `x = T(*)` symbol by symbol: it writes `x` through
-//! the undo log, enters the next node, emits its tags (with their prefix
-//! hashes) and only then meets the test that rejects most squares
-//! (breakthrough's `pos = Position(*); $$ pos; board[pos] == mine`). When
-//! the way from the assignment to that test is a chain of tags and skips
-//! that cannot fail, the search evaluates the test first, with `x` written
-//! in place, and does the full work only for the squares that pass. A
-//! rejected square counts the same steps as before, so step limits and
-//! the moves found are unchanged.
+//! the undo log, enters the next node, emits its tags and only then meets
+//! the test that rejects most squares (breakthrough's
+//! `pos = Position(*); $$ pos; board[pos] == mine`). When the way from
+//! the assignment to that test is a chain of tags and skips that cannot
+//! fail, and the test reads `m[x]` against a side that does not read `x`,
+//! the search tests the squares 64 at a time into a bit set and does the
+//! full work only for the squares that pass (walking their chain without
+//! testing again). A rejected square counts the same steps as before, so
+//! step limits and the moves found are unchanged.
 
 use super::program::{Action, CompiledEdge, Indexed, Layout, NodeInfo, Scalar};
 
@@ -27,27 +28,23 @@ pub struct MoveScan {
     /// Tags emitted before the test (a square that would pass the tag
     /// limit is left to the full search, which reports it).
     pub tags: usize,
-    /// The test: `lhs == rhs`, negated when `negated`.
+    /// The test's target, where a square that passes goes on.
+    pub after: u32,
+    /// The test is `m[x] == fixed`, negated when `negated`.
     pub negated: bool,
-    pub lhs: Scalar,
-    pub rhs: Scalar,
-    /// Whether a side does not read `slot` (it is evaluated once per scan).
-    pub lhs_invariant: bool,
-    pub rhs_invariant: bool,
-    /// When one side is `m[x]` over a contiguous key type and the other
-    /// does not read `x`, and the edge has at most 64 symbols: the search
-    /// tests all squares at once into a bit set (`Searcher::passing`) and
-    /// jumps from one passing square to the next.
-    pub batch: Option<Batch>,
+    pub batch: Batch,
 }
 
 /// The test `m[x] == fixed` (or `!=`) of a batched scan.
 #[derive(Clone, Debug)]
 pub struct Batch {
-    /// `m[x]`: its space, base, stride and key range `min..min + count`.
+    /// `m[x]`: its space, base, stride and key table.
     pub read: Indexed,
     /// The side that does not read `x`.
     pub fixed: Scalar,
+    /// The edge's symbols are consecutive keys of `m` and `m`'s values
+    /// scalars: the squares' values lie side by side in memory.
+    pub consecutive: bool,
 }
 
 /// The plan of every edge (`None` for most).
@@ -92,19 +89,18 @@ fn plan(
             Action::Tag(_) | Action::VarTag(Scalar::Symbol(_) | Scalar::Slot(_)) => tags += 1,
             Action::Skip => {}
             Action::CompareScalars { negated, lhs, rhs } => {
-                let batch = (symbols.len() <= 64)
-                    .then(|| batch(lhs, rhs, slot).or_else(|| batch(rhs, lhs, slot)))
-                    .flatten();
+                // (A test of another shape would be evaluated square by
+                // square: no cheaper than the search's own when most
+                // squares pass.)
+                let batch =
+                    batch(lhs, rhs, slot, symbols).or_else(|| batch(rhs, lhs, slot, symbols))?;
                 return Some(MoveScan {
-                    batch,
                     slot,
                     chain: chain.into_boxed_slice(),
                     tags,
+                    after: next.target,
                     negated: *negated,
-                    lhs_invariant: !reads(lhs, slot),
-                    rhs_invariant: !reads(rhs, slot),
-                    lhs: lhs.clone(),
-                    rhs: rhs.clone(),
+                    batch,
                 });
             }
             _ => return None,
@@ -122,7 +118,7 @@ pub fn check_scan_batches(edge_start: &[u32], edges: &[CompiledEdge]) -> Box<[Op
     edges
         .iter()
         .map(|edge| {
-            let Action::AssignAny { target, .. } = &edge.action else {
+            let Action::AssignAny { target, symbols } = &edge.action else {
                 return None;
             };
             let next = edge.target as usize;
@@ -130,8 +126,8 @@ pub fn check_scan_batches(edge_start: &[u32], edges: &[CompiledEdge]) -> Box<[Op
                 return None;
             }
             match &edges[edge_start[next] as usize].action {
-                Action::CompareScalars { lhs, rhs, .. } => batch(lhs, rhs, target.base)
-                    .or_else(|| batch(rhs, lhs, target.base))
+                Action::CompareScalars { lhs, rhs, .. } => batch(lhs, rhs, target.base, symbols)
+                    .or_else(|| batch(rhs, lhs, target.base, symbols))
                     .map(Box::new),
                 _ => None,
             }
@@ -139,14 +135,23 @@ pub fn check_scan_batches(edge_start: &[u32], edges: &[CompiledEdge]) -> Box<[Op
         .collect()
 }
 
-/// The batch of a test whose `read` side is `m[x]` over a contiguous key
-/// type and whose `fixed` side does not read `x`.
-fn batch(read: &Scalar, fixed: &Scalar, slot: u32) -> Option<Batch> {
+/// The batch of a test whose `read` side is `m[x]` and whose `fixed`
+/// side does not read `x`.
+fn batch(read: &Scalar, fixed: &Scalar, slot: u32, symbols: &[u32]) -> Option<Batch> {
     match read {
-        Scalar::Indexed(ix) if ix.key_slot == slot && ix.contiguous && !reads(fixed, slot) => {
+        Scalar::Indexed(ix) if ix.key_slot == slot && !reads(fixed, slot) => {
+            let first = symbols.first().map_or(0, |s| s.wrapping_sub(ix.min));
+            let consecutive = ix.contiguous
+                && ix.stride == 1
+                && symbols
+                    .iter()
+                    .enumerate()
+                    .all(|(k, &s)| s == ix.min + first + k as u32)
+                && (first as usize + symbols.len()) <= ix.count as usize;
             Some(Batch {
                 read: ix.clone(),
                 fixed: fixed.clone(),
+                consecutive,
             })
         }
         _ => None,
@@ -193,21 +198,23 @@ mod tests {
     ";
 
     #[test]
-    fn a_tag_then_a_test_is_planned_with_its_invariant_side() {
+    fn a_tag_then_a_test_is_planned_with_its_fixed_side() {
         let plans = scans(GAME);
         assert_eq!(plans.len(), 1, "{plans:?}");
         let plan = &plans[0];
         assert_eq!(plan.chain.len(), 2);
         assert_eq!(plan.tags, 1);
-        assert!(!plan.lhs_invariant, "board[at] reads at");
-        assert!(plan.rhs_invariant, "mine does not");
-        let batch = plan.batch.as_ref().expect("board[at] == mine is batched");
-        assert_eq!(batch.read.key_slot, plan.slot);
-        assert!(matches!(batch.fixed, Scalar::Slot(_)), "{:?}", batch.fixed);
+        assert_eq!(plan.batch.read.key_slot, plan.slot, "board[at] is read");
+        assert!(
+            matches!(plan.batch.fixed, Scalar::Slot(_)),
+            "{:?}",
+            plan.batch.fixed
+        );
+        assert!(plan.batch.consecutive, "a, b, c side by side in board");
         let swapped = scans(&GAME.replace("board[at] == mine", "mine == board[at]"));
-        assert!(swapped[0].batch.is_some(), "either side may be the read");
+        assert_eq!(swapped.len(), 1, "either side may be the read");
         let both = scans(&GAME.replace("board[at] == mine", "board[at] == board[at]"));
-        assert!(both[0].batch.is_none(), "both sides read at");
+        assert!(both.is_empty(), "both sides read at");
     }
 
     #[test]

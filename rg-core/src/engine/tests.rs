@@ -705,3 +705,59 @@ fn tested_frames_count_every_edge_s_step() {
         "{err}"
     );
 }
+
+/// A scanned board of `size` squares with pawns on `pawns`: moves are
+/// the pawns' squares (tag `$$ pos`, test, `$ go`). `prelude` goes first
+/// (a type that interns some squares out of order makes the board's key
+/// table non-contiguous).
+fn scanned_board(size: usize, pawns: &[usize], prelude: &str) -> String {
+    let squares: Vec<String> = (0..size).map(|k| format!("s{k}")).collect();
+    let board: Vec<String> = pawns.iter().map(|k| format!("s{k}: p")).collect();
+    format!(
+        "{prelude}type Player = {{ x }};\ntype Score = {{ 0 }};\ntype Sq = {{ {} }};\n\
+         type Piece = {{ e, p }};\nvar board: Sq -> Piece = {{ {}, :e }};\nvar pos: Sq = s0;\n\
+         begin, pick: player = x;\npick, tagged: pos = Sq(*);\ntagged, test: $$ pos;\n\
+         test, own: board[pos] == p;\nown, done: $ go;\ndone, end: player = keeper;\n",
+        squares.join(", "),
+        board.join(", ")
+    )
+}
+
+/// Scans of more than 64 squares (two windows of the bit set), scans
+/// where most squares pass (left to the full search), and boards whose
+/// key table is not contiguous all find the pawns' moves with the steps
+/// of the full search: per square 3 (the any-assignment's, the tag's, the
+/// test's), per move 2 more.
+#[test]
+fn move_scans_agree_across_windows_and_layouts() {
+    let cases: [(usize, Vec<usize>, &str); 4] = [
+        (70, vec![3, 63, 64, 69], ""),
+        (70, (0..60).collect(), ""),
+        (10, vec![0, 9], ""),
+        (70, vec![2, 65], "type Early = { s65, s2, s40 };\n"),
+    ];
+    for (size, pawns, prelude) in cases {
+        let game = scanned_board(size, &pawns, prelude);
+        let e = engine(&game, false);
+        let s = e.initial().unwrap();
+        let mut moves = Vec::new();
+        e.legal_moves(&s, &mut moves).unwrap();
+        let shown: Vec<String> = moves.iter().map(|m| e.format_move(m)).collect();
+        let expected: Vec<String> = pawns.iter().map(|k| format!("s{k} go")).collect();
+        assert_eq!(shown, expected, "{size} squares, pawns {pawns:?}");
+        let steps = 3 * size as u64 + 2 * pawns.len() as u64;
+        assert_eq!(
+            least_step_limit(&game),
+            steps,
+            "{size} squares, pawns {pawns:?}"
+        );
+        let scan = e
+            .program()
+            .move_scans
+            .iter()
+            .flatten()
+            .next()
+            .expect("planned");
+        assert_eq!(scan.batch.read.contiguous, prelude.is_empty(), "{prelude}");
+    }
+}

@@ -57,14 +57,19 @@ struct Frame {
     undo_mark: u32,
     tags_len: u32,
     /// For a batched any-assignment (`MoveScan::batch`): bit `k` set when
-    /// symbol `k` passes the test, computed at the first symbol (the
-    /// semistate is the same at every return to the frame). For a frame
-    /// with `tested` set: bit `k` set when the node's edge `k` passes.
+    /// a symbol of the current window of 64 (the one holding the
+    /// alternative) passes the test, computed when the scan enters the
+    /// window (the semistate is the same at every return to the frame).
+    /// For a frame with `tested` set: bit `k` set when the node's edge
+    /// `k` passes.
     passing: u64,
     /// The node's edges are all comparisons (`NodeInfo::tests_only`),
     /// evaluated together when the frame was pushed: the search skips
     /// those that fail and takes those that pass without testing again.
     tested: bool,
+    /// A batched any-assignment most of whose first 64 squares pass: the
+    /// full search tries every square itself.
+    plain_scan: bool,
 }
 
 #[derive(Default)]
@@ -189,6 +194,16 @@ impl Default for Searcher {
             stop_at_first: false,
         }
     }
+}
+
+/// What a move scan learnt of the square at its frame's alternative.
+enum Square {
+    /// It passes the test: the search walks its chain without testing.
+    Passes,
+    /// Its test faults: the full search reports the fault.
+    Unknown,
+    /// No square is left; the frame moved past the edge.
+    Exhausted,
 }
 
 /// Whether a node may be entered, and its frame.
@@ -414,6 +429,7 @@ impl Searcher {
             tags_len: tags_len as u32,
             passing,
             tested,
+            plain_scan: false,
         });
         Ok(Enter::Pushed)
     }
@@ -506,17 +522,25 @@ impl Searcher {
             let from = frame.node;
             let mark = self.log.len();
             let tags_len = self.tags.len();
+            // Where the walk goes on (past a scanned square's chain).
+            let mut enter_at = edge.target;
             let passes = if known_pass {
                 frame.edge += 1;
                 true
             } else {
                 match &edge.action {
                     Action::AssignAny { target, symbols } => {
-                        if let Some(scan) = &p.move_scans[frame.edge as usize] {
+                        let mut passing_scan = None;
+                        let scanned = !(frame.plain_scan && frame.alternative > 0);
+                        if let Some(scan) = p.move_scans[frame.edge as usize]
+                            .as_deref()
+                            .filter(|_| scanned)
+                        {
                             if self.tags.len() + scan.tags < MAX_MOVE_TAGS {
-                                match self.reject_in_place(p, scan, symbols, frame) {
-                                    Ok(true) => {}
-                                    Ok(false) => continue,
+                                match self.skip_rejected(p, scan, symbols, frame) {
+                                    Ok(Square::Passes) => passing_scan = Some(scan),
+                                    Ok(Square::Unknown) => {}
+                                    Ok(Square::Exhausted) => continue,
                                     Err(e) => {
                                         self.undo_to(base_mark);
                                         return Err(e);
@@ -532,6 +556,13 @@ impl Searcher {
                         }
                         self.assign_symbol(p, target, symbol)
                             .map_err(|f| self.fault(p, f, from))?;
+                        if let Some(scan) = passing_scan {
+                            if let Err(e) = self.walk_chain(p, scan) {
+                                self.undo_to(base_mark);
+                                return Err(e);
+                            }
+                            enter_at = scan.after;
+                        }
                         true
                     }
                     action => {
@@ -572,7 +603,7 @@ impl Searcher {
                 frame.edge = frame.edge_end;
             }
             if passes {
-                match self.enter_move(p, level, edge.target, mark, tags_len, sink) {
+                match self.enter_move(p, level, enter_at, mark, tags_len, sink) {
                     Ok(Enter::Pushed) => {}
                     Ok(Enter::Completed) if self.stop_at_first => {
                         level.stack.clear();
@@ -600,125 +631,133 @@ impl Searcher {
     }
 
     /// Tries an any-assignment's squares from the frame's alternative on
-    /// against its [`MoveScan`] test, in place: a rejected square counts
-    /// the steps the full search would (the frame's, then one per node of
-    /// the chain) and is passed over. True when the square at the frame's
-    /// alternative passes the test (or faults): the full search takes it,
-    /// its frame step already counted. False when none is left, the frame
-    /// moved past its edge. The first square's frame step is the caller's.
-    fn reject_in_place(
-        &mut self,
-        p: &Program,
-        scan: &MoveScan,
-        symbols: &[u32],
-        frame: &mut Frame,
-    ) -> Result<bool, ModelError> {
-        if let Some(batch) = &scan.batch {
-            if let Some(found) = self.skip_rejected(p, scan, batch, symbols, frame) {
-                return Ok(found);
-            }
-        }
-        let slot = scan.slot as usize;
-        let old = self.values[slot];
-        let lhs_fixed = if scan.lhs_invariant {
-            self.value_of(p, &scan.lhs)
-        } else {
-            0
-        };
-        let rhs_fixed = if scan.rhs_invariant {
-            self.value_of(p, &scan.rhs)
-        } else {
-            0
-        };
-        let mut first = true;
-        let result = 'squares: loop {
-            let k = frame.alternative as usize;
-            if k == symbols.len() {
-                frame.alternative = 0;
-                frame.edge += 1;
-                break Ok(false);
-            }
-            if !first {
-                if let Err(f) = self.tick() {
-                    break Err(self.fault(p, f, frame.node));
-                }
-            }
-            first = false;
-            self.values[slot] = symbols[k];
-            let l = if scan.lhs_invariant {
-                lhs_fixed
-            } else {
-                self.value_of(p, &scan.lhs)
-            };
-            let r = if scan.rhs_invariant {
-                rhs_fixed
-            } else {
-                self.value_of(p, &scan.rhs)
-            };
-            if l == INVALID || r == INVALID {
-                // The full search meets the same fault and reports it.
-                self.fault.set(None);
-                break Ok(true);
-            }
-            if (l == r) != scan.negated {
-                break Ok(true);
-            }
-            for &node in &scan.chain {
-                if let Err(f) = self.tick() {
-                    break 'squares Err(self.fault(p, f, node));
-                }
-            }
-            frame.alternative += 1;
-        };
-        self.values[slot] = old;
-        result
-    }
-
-    /// [`Self::reject_in_place`] for a batched scan: all squares are
-    /// tested at the first symbol into the frame's bit set, and the
-    /// search jumps to the next passing square, counting the rejected
-    /// squares' steps at once. `None` when those steps would reach the
-    /// next limit check: the square-by-square loop then finds the exact
-    /// step that fails.
+    /// against its [`MoveScan`] test: the squares are tested 64 at a time
+    /// into the frame's bit set (at the start of each window of 64; on a
+    /// return to the frame mid-window the set is the one computed there,
+    /// the semistate being the same), and the search jumps to the next
+    /// passing square, counting the rejected squares' steps (the frame's,
+    /// then one per node of the chain) at once, or one by one when a limit
+    /// check falls among them. The first square's frame step is the
+    /// caller's.
     fn skip_rejected(
         &mut self,
         p: &Program,
         scan: &MoveScan,
-        batch: &Batch,
         symbols: &[u32],
         frame: &mut Frame,
-    ) -> Option<bool> {
-        if frame.alternative == 0 {
-            frame.passing = self.passing(p, scan, batch, symbols);
-        }
+    ) -> Result<Square, ModelError> {
+        let batch = &scan.batch;
         let from = frame.alternative as usize;
-        let ahead = frame.passing >> from;
-        let next = if ahead == 0 {
-            symbols.len()
-        } else {
-            from + ahead.trailing_zeros() as usize
-        };
+        if from == 0 {
+            let end = symbols.len().min(64);
+            frame.passing = self.passing(p, scan, &symbols[..end]);
+            // When most squares pass, the full search's own tests cost
+            // less than handing each square over: it takes them all.
+            frame.plain_scan = frame.passing.count_ones() as usize * 2 > end;
+        }
+        if frame.plain_scan {
+            // (Later squares do not come here: the search checks the flag.)
+            return Ok(Square::Unknown);
+        }
+        let mut next = from;
+        while next < symbols.len() {
+            if next.is_multiple_of(64) && next > 0 {
+                let end = symbols.len().min(next + 64);
+                frame.passing = self.passing(p, scan, &symbols[next..end]);
+            }
+            let ahead = frame.passing >> (next % 64);
+            if ahead != 0 {
+                next += ahead.trailing_zeros() as usize;
+                break;
+            }
+            next = symbols.len().min((next / 64 + 1) * 64);
+        }
+        let found = next < symbols.len();
         let per_square = 1 + scan.chain.len() as u64;
         // The first square's frame step is the caller's; a passing
         // square's is counted here.
-        let steps = (next - from) as u64 * per_square - u64::from(next == symbols.len());
-        if self.steps + steps > self.check_at {
-            return None;
+        let steps = (next - from) as u64 * per_square - u64::from(!found);
+        if self.steps + steps <= self.check_at {
+            self.steps += steps;
+        } else {
+            self.count_rejected_one_by_one(p, scan, frame.node, next - from, found)?;
         }
-        self.steps += steps;
-        if next == symbols.len() {
+        if !found {
             frame.alternative = 0;
             frame.edge += 1;
-            Some(false)
-        } else {
-            frame.alternative = next as u32;
-            Some(true)
+            return Ok(Square::Exhausted);
         }
+        frame.alternative = next as u32;
+        // A key outside the read's key type, or a faulting fixed side, is
+        // in the set too: the full search reports it (or reads leniently).
+        let read = &batch.read;
+        let valid = eval::key_slot(
+            p,
+            symbols[next],
+            read.contiguous,
+            read.min,
+            read.count,
+            read.table,
+        ) != INVALID
+            && self.value_of(p, &batch.fixed) != INVALID;
+        self.fault.set(None);
+        Ok(if valid {
+            Square::Passes
+        } else {
+            Square::Unknown
+        })
+    }
+
+    /// The steps of `rejected` squares (and of the passing square after
+    /// them when `found`) one at a time, in the full search's order, so
+    /// that a limit check fails at the right node. The first square's
+    /// frame step is the caller's.
+    #[cold]
+    #[inline(never)]
+    fn count_rejected_one_by_one(
+        &mut self,
+        p: &Program,
+        scan: &MoveScan,
+        frame_node: u32,
+        rejected: usize,
+        found: bool,
+    ) -> Result<(), ModelError> {
+        for square in 0..rejected {
+            if square > 0 {
+                self.count_step(p, frame_node)?;
+            }
+            for &node in &scan.chain {
+                self.count_step(p, node)?;
+            }
+        }
+        if found && rejected > 0 {
+            self.count_step(p, frame_node)?;
+        }
+        Ok(())
+    }
+
+    /// The chain of a scanned square that passed its test: the steps and
+    /// tags of its nodes, the test not evaluated again.
+    fn walk_chain(&mut self, p: &Program, scan: &MoveScan) -> Result<(), ModelError> {
+        for &node in &scan.chain {
+            self.count_step(p, node)?;
+            match &p.edges[p.edge_start[node as usize] as usize].action {
+                Action::Tag(t) => self.push_tag(p, *t, node)?,
+                // A symbol or a scalar variable (the plan's rule): no fault.
+                Action::VarTag(v) => {
+                    let t = self.value_of(p, v);
+                    self.push_tag(p, t, node)?;
+                }
+                _ => {}
+            }
+        }
+        Ok(())
     }
 
     /// The squares of a batched scan that pass its test (or fault, left
     /// to the full search), as a bit set over the edge's symbols.
-    fn passing(&self, p: &Program, scan: &MoveScan, batch: &Batch, symbols: &[u32]) -> u64 {
+    fn passing(&self, p: &Program, scan: &MoveScan, symbols: &[u32]) -> u64 {
+        let batch = &scan.batch;
         let fixed = self.value_of(p, &batch.fixed);
         if fixed == INVALID {
             self.fault.set(None);
@@ -729,10 +768,20 @@ impl Searcher {
             Space::State => &self.values,
             Space::Pool => &p.pool,
         };
+        if batch.consecutive {
+            // Side by side in memory: a loop the compiler vectorizes.
+            let start = (read.base + (symbols[0] - read.min)) as usize;
+            let mut mask = 0;
+            for (k, &value) in data[start..start + symbols.len()].iter().enumerate() {
+                mask |= u64::from((value == fixed) != scan.negated) << k;
+            }
+            return mask;
+        }
         let mut mask = 0;
         for (k, &symbol) in symbols.iter().enumerate() {
-            let index = symbol.wrapping_sub(read.min);
-            let passes = index >= read.count
+            let index =
+                eval::key_slot(p, symbol, read.contiguous, read.min, read.count, read.table);
+            let passes = index == INVALID
                 || (data[(read.base + index * read.stride) as usize] == fixed) != scan.negated;
             mask |= u64::from(passes) << k;
         }
@@ -1007,6 +1056,7 @@ impl Searcher {
             tags_len: 0,
             passing: 0,
             tested: false,
+            plain_scan: false,
         });
         Ok(Enter::Pushed)
     }
@@ -1194,8 +1244,15 @@ impl Searcher {
         };
         let mut k = 0;
         while k < symbols.len() {
-            let index = symbols[k].wrapping_sub(read.min);
-            if index >= read.count {
+            let index = eval::key_slot(
+                p,
+                symbols[k],
+                read.contiguous,
+                read.min,
+                read.count,
+                read.table,
+            );
+            if index == INVALID {
                 return None;
             }
             if (data[(read.base + index * read.stride) as usize] == fixed) != negated {
