@@ -84,7 +84,16 @@ fn choice_is_named(
     match options {
         [] => true,
         [only] if !matches!(only.action, Action::AssignAny { .. }) => true,
-        [only] => first(only) == Some(FirstTag::AssignedSymbol),
+        // (A type may list a symbol twice: two walks would spell it.)
+        [only] => {
+            let Action::AssignAny { symbols, .. } = &only.action else {
+                unreachable!("matched by the arm above")
+            };
+            let mut distinct = symbols.to_vec();
+            distinct.sort_unstable();
+            distinct.dedup();
+            distinct.len() == symbols.len() && first(only) == Some(FirstTag::AssignedSymbol)
+        }
         several => {
             let mut seen = Vec::with_capacity(several.len());
             for e in several {
@@ -204,6 +213,18 @@ mod tests {
         assert!(!counts_walks(&changed, "pick"));
         let untagged = GAME.replace("tagged, dir: $$ at;", "tagged, dir: $ fixed;");
         assert!(!counts_walks(&untagged, "pick"));
+    }
+
+    #[test]
+    fn a_symbol_listed_twice_counts_sequences() {
+        let twice = GAME.replace("type Square = {a, b, c};", "type Square = {a, b, c, a};");
+        assert!(!counts_walks(&twice, "pick"));
+        let engine = Engine::from_source(&twice, Default::default()).expect("game compiles");
+        let state = crate::model::ForwardModel::initial(&engine).expect("initial state");
+        assert_eq!(
+            crate::model::ForwardModel::count_moves(&engine, &state).unwrap(),
+            3
+        );
     }
 
     #[test]

@@ -141,13 +141,15 @@ fn batch(read: &Scalar, fixed: &Scalar, slot: u32, symbols: &[u32]) -> Option<Ba
     match read {
         Scalar::Indexed(ix) if ix.key_slot == slot && !reads(fixed, slot) => {
             let first = symbols.first().map_or(0, |s| s.wrapping_sub(ix.min));
+            // (Wrapping: a symbol below the key table's range is no key.)
             let consecutive = ix.contiguous
                 && ix.stride == 1
+                && first < ix.count
+                && (first as usize + symbols.len()) <= ix.count as usize
                 && symbols
                     .iter()
                     .enumerate()
-                    .all(|(k, &s)| s == ix.min + first + k as u32)
-                && (first as usize + symbols.len()) <= ix.count as usize;
+                    .all(|(k, &s)| s.wrapping_sub(ix.min) == first + k as u32);
             Some(Batch {
                 read: ix.clone(),
                 fixed: fixed.clone(),
@@ -226,6 +228,22 @@ mod tests {
             "tagged, test: $$ at;\n tagged, test: $ other;",
         );
         assert!(scans(&branch).is_empty());
+    }
+
+    #[test]
+    fn symbols_below_the_board_s_keys_are_not_consecutive() {
+        // `z0` is interned before the board's keys: its id lies below
+        // their range (an overflow in a checked build before the fix).
+        let wide = GAME
+            .replace(
+                "type Square = {a, b, c};",
+                "type Wide = {z0, a, b};\ntype Square = {a, b};",
+            )
+            .replace("var at: Square = a;", "var at: Wide = a;")
+            .replace("at = Square(*)", "at = Wide(*)");
+        let plans = scans(&wide);
+        assert_eq!(plans.len(), 1, "{plans:?}");
+        assert!(!plans[0].batch.consecutive);
     }
 
     #[test]
